@@ -1,0 +1,209 @@
+import { readFileSync } from 'node:fs';
+import { parseEnv } from 'node:util';
+import { z } from 'zod';
+import { ConfigError } from './config-error.ts';
+import { defaults } from './defaults.ts';
+
+export type Env = Record<string, string | undefined>;
+
+const onOff = z.enum(['on', 'off']).transform((v) => v === 'on');
+const positiveInt = z.coerce.number().int().positive();
+const url = z.url({ protocol: /^https?$/ });
+const optionalSecret = z.string().min(1).optional();
+
+/** One entry per environment variable: the variable name is the key, so a failure names it. */
+const schema = z.object({
+  API_BASE_URL: url.optional(),
+  API_KEY: optionalSecret,
+  API_AUTH: z.enum(['bearer', 'api-key']).default(defaults.api.auth),
+  API_FORMAT: z.enum(['chat', 'messages']).default(defaults.api.format),
+  API_MESSAGES_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]+$/, 'a single path segment such as "anthropic"')
+    .default(defaults.api.messagesPrefix),
+  API_CONNECT_TIMEOUT_MS: positiveInt.default(defaults.api.connectTimeoutMs),
+  API_FIRST_BYTE_TIMEOUT_MS: positiveInt.default(defaults.api.firstByteTimeoutMs),
+  API_IDLE_TIMEOUT_MS: positiveInt.default(defaults.api.idleTimeoutMs),
+  API_MAX_RETRIES: z.coerce.number().int().min(0).max(5).default(defaults.api.maxRetries),
+  CHAT_MODEL: z.string().min(1).default(defaults.models.chat),
+  VISION_MODEL: z.string().min(1).default(defaults.models.vision),
+  ASR_MODEL: z.string().min(1).default(defaults.models.asr),
+  TTS_MODEL: z.string().min(1).default(defaults.models.tts),
+  TTS_VOICE: z.string().min(1).default(defaults.tts.voice),
+  WEB_SEARCH: z.enum(['off', 'auto', 'force']).default(defaults.webSearch.mode),
+  WEB_SEARCH_MAX_KEYWORD: positiveInt.default(defaults.webSearch.maxKeyword),
+  WEB_SEARCH_LIMIT: positiveInt.default(defaults.webSearch.limit),
+  WEB_SEARCH_COUNTRY: z.string().min(1).optional(),
+  WEB_SEARCH_REGION: z.string().min(1).optional(),
+  WEB_SEARCH_CITY: z.string().min(1).optional(),
+  THINKING: onOff.default(defaults.thinking),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default(defaults.logLevel),
+  TZ: z
+    .string()
+    .refine(isTimeZone, 'an IANA time zone such as "Europe/Berlin"')
+    .default(defaults.timezone),
+  STORE_URL: z
+    .string()
+    .regex(/^(sqlite|redis|rediss|memory):/, 'sqlite://PATH, redis://HOST:PORT or memory://')
+    .default(defaults.storeUrl),
+  PORT: z.coerce.number().int().min(0).max(65_535).default(defaults.port),
+  DISCORD_TOKEN: optionalSecret,
+  DISCORD_API_URL: url.optional(),
+  SLACK_BOT_TOKEN: z.string().startsWith('xoxb-', 'a bot token starting with xoxb-').optional(),
+  SLACK_SIGNING_SECRET: optionalSecret,
+  SLACK_APP_TOKEN: z.string().startsWith('xapp-', 'an app-level token starting with xapp-').optional(),
+  SLACK_API_URL: url.optional(),
+  MAX_AUDIO_MINUTES: positiveInt.default(defaults.media.maxAudioSeconds / 60),
+  MAX_IMAGE_PIXELS: positiveInt.max(defaults.media.maxImagePixels).default(defaults.media.maxImagePixels),
+  UPLOAD_LIMIT_MB: positiveInt.default(defaults.media.uploadLimitBytes / 1024 / 1024),
+  HISTORY_TTL_HOURS: positiveInt.default(defaults.conversation.historyTtlSeconds / 3600),
+  CONTEXT_TOKENS: positiveInt.default(defaults.conversation.contextTokens),
+  MAX_TOOL_ROUNDS: positiveInt.max(16).default(defaults.conversation.maxToolRounds),
+  TOOLS_MODULE: z.string().min(1).optional(),
+  QUOTA_USER_PER_MINUTE: positiveInt.default(defaults.quotas.userRequestsPerMinute),
+  QUOTA_GUILD_PER_MINUTE: positiveInt.default(defaults.quotas.guildRequestsPerMinute),
+  QUOTA_USER_DAILY_TOKENS: positiveInt.default(defaults.quotas.userDailyTokens),
+  QUOTA_GUILD_DAILY_TOKENS: positiveInt.default(defaults.quotas.guildDailyTokens),
+});
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export type ApiAuth = 'bearer' | 'api-key';
+export type ApiFormat = 'chat' | 'messages';
+export type WebSearchMode = 'off' | 'auto' | 'force';
+
+export interface Config {
+  api: {
+    baseUrl: string;
+    key: string;
+    auth: ApiAuth;
+    format: ApiFormat;
+    messagesPrefix: string;
+    timeouts: { connectMs: number; firstByteMs: number; idleMs: number };
+    maxRetries: number;
+  };
+  models: { chat: string; vision: string; asr: string; tts: string };
+  tts: { voice: string };
+  webSearch: {
+    mode: WebSearchMode;
+    maxKeyword: number;
+    limit: number;
+    userLocation?: { type: 'approximate'; country?: string; region?: string; city?: string };
+  };
+  thinking: boolean;
+  logLevel: string;
+  timezone: string;
+  storeUrl: string;
+  port: number;
+  discord?: { token: string; apiUrl?: string };
+  slack?: { botToken: string; signingSecret?: string; appToken?: string; apiUrl?: string };
+  media: { maxAudioSeconds: number; maxImagePixels: number; uploadLimitBytes: number };
+  conversation: { historyTtlSeconds: number; contextTokens: number; maxToolRounds: number; toolsModule?: string };
+  quotas: {
+    userRequestsPerMinute: number;
+    guildRequestsPerMinute: number;
+    userDailyTokens: number;
+    guildDailyTokens: number;
+  };
+}
+
+export interface LoadOptions {
+  /** Path of the .env file; values already in the environment win over it. */
+  envFile?: string;
+  /** Whether API_BASE_URL and API_KEY must be set (not for commands that never call the service). */
+  requireService?: boolean;
+}
+
+/** Reads the environment (plus .env) once, validates every value and returns the typed config. */
+export function loadConfig(env: Env, options: LoadOptions = {}): Config {
+  const merged = { ...readEnvFile(options.envFile ?? '.env'), ...env };
+  for (const key of Object.keys(merged)) if (merged[key] === '') delete merged[key];
+  const parsed = schema.safeParse(merged);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const variable = String(issue.path[0]);
+    throw new ConfigError(variable, describeIssue(issue, merged[variable]));
+  }
+  const e = parsed.data;
+  if (options.requireService !== false) {
+    if (!e.API_BASE_URL) throw new ConfigError('API_BASE_URL', 'required: the service base URL (try `npm run emulator` for a local one)');
+    if (!e.API_KEY) throw new ConfigError('API_KEY', 'required: the service API key');
+  }
+  if (e.SLACK_BOT_TOKEN && !e.SLACK_APP_TOKEN && !e.SLACK_SIGNING_SECRET) {
+    throw new ConfigError('SLACK_SIGNING_SECRET', 'required for HTTP mode (or set SLACK_APP_TOKEN for Socket Mode)');
+  }
+  const location = e.WEB_SEARCH_COUNTRY || e.WEB_SEARCH_REGION || e.WEB_SEARCH_CITY;
+  return {
+    api: {
+      baseUrl: (e.API_BASE_URL ?? '').replace(/\/+$/, ''),
+      key: e.API_KEY ?? '',
+      auth: e.API_AUTH,
+      format: e.API_FORMAT,
+      messagesPrefix: e.API_MESSAGES_PREFIX,
+      timeouts: { connectMs: e.API_CONNECT_TIMEOUT_MS, firstByteMs: e.API_FIRST_BYTE_TIMEOUT_MS, idleMs: e.API_IDLE_TIMEOUT_MS },
+      maxRetries: e.API_MAX_RETRIES,
+    },
+    models: { chat: e.CHAT_MODEL, vision: e.VISION_MODEL, asr: e.ASR_MODEL, tts: e.TTS_MODEL },
+    tts: { voice: e.TTS_VOICE },
+    webSearch: {
+      mode: e.WEB_SEARCH,
+      maxKeyword: e.WEB_SEARCH_MAX_KEYWORD,
+      limit: e.WEB_SEARCH_LIMIT,
+      ...(location && {
+        userLocation: { type: 'approximate' as const, country: e.WEB_SEARCH_COUNTRY, region: e.WEB_SEARCH_REGION, city: e.WEB_SEARCH_CITY },
+      }),
+    },
+    thinking: e.THINKING,
+    logLevel: e.LOG_LEVEL,
+    timezone: e.TZ,
+    storeUrl: e.STORE_URL,
+    port: e.PORT,
+    ...(e.DISCORD_TOKEN && { discord: { token: e.DISCORD_TOKEN, apiUrl: e.DISCORD_API_URL } }),
+    ...(e.SLACK_BOT_TOKEN && {
+      slack: { botToken: e.SLACK_BOT_TOKEN, signingSecret: e.SLACK_SIGNING_SECRET, appToken: e.SLACK_APP_TOKEN, apiUrl: e.SLACK_API_URL },
+    }),
+    media: {
+      maxAudioSeconds: e.MAX_AUDIO_MINUTES * 60,
+      maxImagePixels: e.MAX_IMAGE_PIXELS,
+      uploadLimitBytes: e.UPLOAD_LIMIT_MB * 1024 * 1024,
+    },
+    conversation: {
+      historyTtlSeconds: e.HISTORY_TTL_HOURS * 3600,
+      contextTokens: e.CONTEXT_TOKENS,
+      maxToolRounds: e.MAX_TOOL_ROUNDS,
+      toolsModule: e.TOOLS_MODULE,
+    },
+    quotas: {
+      userRequestsPerMinute: e.QUOTA_USER_PER_MINUTE,
+      guildRequestsPerMinute: e.QUOTA_GUILD_PER_MINUTE,
+      userDailyTokens: e.QUOTA_USER_DAILY_TOKENS,
+      guildDailyTokens: e.QUOTA_GUILD_DAILY_TOKENS,
+    },
+  };
+}
+
+function readEnvFile(path: string): Env {
+  try {
+    return parseEnv(readFileSync(path, 'utf8'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new ConfigError(path, `cannot be read (${(error as Error).message})`);
+  }
+}
+
+const SECRET_VARIABLES = /KEY|TOKEN|SECRET/;
+
+function describeIssue(issue: z.core.$ZodIssue, value: string | undefined): string {
+  const variable = String(issue.path[0]);
+  const shown = value === undefined ? 'missing' : SECRET_VARIABLES.test(variable) ? 'invalid value' : JSON.stringify(value);
+  if (issue.code === 'invalid_value') return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${shown}`;
+  if (issue.code === 'invalid_format' && issue.format === 'url') return `expected an http(s) URL, got ${shown}`;
+  return `${issue.message.replace(/^Invalid input: /, '')} (got ${shown})`;
+}

@@ -1,0 +1,31 @@
+import { pino, type DestinationStream, type Logger } from 'pino';
+import { redactText, SECRET_FIELDS } from './redact.ts';
+
+export type { Logger } from 'pino';
+
+export interface LoggerOptions {
+  level: string;
+  /** Secret values (keys, tokens) scrubbed from every line, whatever field they hide in. */
+  secrets: readonly string[];
+  destination?: DestinationStream;
+}
+
+const redactPaths = SECRET_FIELDS.flatMap((field) => {
+  const key = /^[A-Za-z_$][\w$]*$/.test(field) ? field : `["${field}"]`;
+  const dotted = key.startsWith('[') ? key : `.${key}`;
+  return [key, `*${dotted}`, `*.*${dotted}`, `headers${dotted}`, `*.headers${dotted}`];
+});
+
+/** Structured JSON lines; secrets are removed by path and, as a last guard, by value on the serialized line. */
+export function createLogger(options: LoggerOptions): Logger {
+  const secrets = options.secrets.filter((s) => s.length >= 4);
+  return pino(
+    {
+      level: options.level,
+      base: { app: 'herald' },
+      redact: { paths: redactPaths, censor: '[redacted]' },
+      hooks: { streamWrite: (line) => redactText(line, secrets) },
+    },
+    options.destination ?? pino.destination({ dest: 2, sync: false }),
+  );
+}
