@@ -1,0 +1,27 @@
+# syntax=docker/dockerfile:1
+# Herald runs its TypeScript directly on Node 22 (type stripping): no build step, only production dependencies.
+
+FROM node:22-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund
+
+FROM node:22-slim
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends ffmpeg tini \
+  && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+ENV NODE_ENV=production STORE_URL=sqlite:///data/herald.sqlite PORT=3000
+COPY --from=deps /app/node_modules ./node_modules
+COPY package.json ./
+COPY src ./src
+COPY adapters ./adapters
+COPY commands ./commands
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 3000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+ENTRYPOINT ["tini", "--"]
+CMD ["node", "adapters/cli/herald.ts"]
