@@ -130,9 +130,9 @@ export type ChatDelta =
   /** Assembled from the stream's fragments; emitted once, when complete. */
   | { type: 'tool_calls'; calls: ToolCall[] }
   /**
-   * Deduplicated by URL and numbered 1..n. `remap[k]` is the new number of the service's original
-   * marker `[k+1]`; content deltas are emitted already rewritten with it, so a renderer can print
-   * them as they come. The same remap applies to non-streamed text via `remapCitationMarkers`.
+   * Deduplicated by URL and numbered 1..n. The content and reasoning deltas that follow are already
+   * rewritten to these numbers (a renderer prints them as they come and must not remap again).
+   * `remap[k]` is the new number of the service's original marker `[k+1]`, for text obtained elsewhere.
    */
   | { type: 'citations'; citations: Citation[]; remap: readonly number[] }
   /** Raw decoded bytes of this chunk (pcm16 chunks may be odd-sized). */
