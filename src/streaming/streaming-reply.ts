@@ -1,0 +1,150 @@
+import { closeOpenFence, splitHead } from './markdown-split.ts';
+import type { ReplySurface } from './surface.ts';
+
+interface Part {
+  handle: string;
+  /** Edit mode: the whole text last shown. Append mode: how much of the raw text was sent. */
+  shown: string;
+}
+
+export interface StreamingReplyOptions {
+  /** Shortest gap between two updates even when the platform would allow more (ms). */
+  minIntervalMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/**
+ * Shows a streamed answer on a surface: the first text goes out as soon as it arrives, later text is
+ * coalesced into paced updates, and a message that outgrows the platform's limit is finished at a markdown-safe
+ * point and continued in a new one. `finish()` leaves every message holding its complete text.
+ */
+export class StreamingReply {
+  private readonly surface: ReplySurface;
+  private readonly minIntervalMs: number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly handles: string[] = [];
+  private current: Part | undefined;
+  private tail = '';
+  private all = '';
+  private dirty = false;
+  private ended = false;
+  private failure: unknown;
+  private wake: (() => void) | undefined;
+  private readonly loop: Promise<void>;
+
+  constructor(surface: ReplySurface, options: StreamingReplyOptions = {}) {
+    this.surface = surface;
+    this.minIntervalMs = options.minIntervalMs ?? 0;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.loop = this.run();
+    this.loop.catch(() => {});
+  }
+
+  /** Adds streamed text; never waits for the platform. */
+  append(delta: string): void {
+    if (this.ended || delta === '') return;
+    this.tail += delta;
+    this.all += delta;
+    this.dirty = true;
+    this.wake?.();
+  }
+
+  /** Stops taking text, waits until every message shows its final text, returns the message handles. */
+  async finish(): Promise<string[]> {
+    this.ended = true;
+    this.wake?.();
+    await this.loop;
+    if (this.failure) throw this.failure;
+    return [...this.handles];
+  }
+
+  /** Everything appended so far, across all messages. */
+  get text(): string {
+    return this.all;
+  }
+
+  get messageCount(): number {
+    return this.handles.length;
+  }
+
+  private async run(): Promise<void> {
+    try {
+      for (;;) {
+        if (!this.dirty && !this.ended) await new Promise<void>((resolve) => (this.wake = resolve));
+        this.wake = undefined;
+        if (this.ended) break;
+        await this.flush(false);
+        await this.pause();
+      }
+      await this.flush(true);
+    } catch (error) {
+      this.failure = error;
+    }
+  }
+
+  private async pause(): Promise<void> {
+    const wait = Math.max(this.minIntervalMs, this.surface.delayMs('update'));
+    if (wait > 0) await this.sleep(wait);
+  }
+
+  private async flush(final: boolean): Promise<void> {
+    this.dirty = false;
+    const limit = this.surface.maxLength;
+    while (this.tail.length > limit) {
+      const sent = this.surface.mode === 'append' && this.current ? this.current.shown.length : 0;
+      const { head, rest } = splitHead(this.tail, limit, sent);
+      await this.show(head, true);
+      this.tail = rest;
+    }
+    if (this.tail.trim() === '' && !final) return;
+    if (this.tail.trim() === '' && this.current === undefined) return;
+    await this.show(this.tail, final);
+  }
+
+  /**
+   * An append-only message cannot take text back, so the last fifth of its room is held until the cut is
+   * known; that leaves space for the cut to land on a line or word boundary.
+   */
+  private appendCeiling(): number {
+    return Math.floor(this.surface.maxLength * 0.8);
+  }
+
+  /** Shows `text` as the current message's content; `done` closes it. */
+  private async show(text: string, done: boolean): Promise<void> {
+    const append = this.surface.mode === 'append';
+    if (!this.current) {
+      const visible = append ? (done ? text : text.slice(0, this.appendCeiling())) : done ? text : closeOpenFence(text);
+      const handle = await this.surface.open(visible);
+      this.handles.push(handle);
+      this.current = { handle, shown: visible };
+      if (!done) return;
+      if (append) await this.surface.close(handle, '');
+      else if (visible !== text) await this.surface.close(handle, text);
+      this.current = undefined;
+      return;
+    }
+    const part = this.current;
+    if (append) {
+      if (done) {
+        await this.surface.close(part.handle, text.slice(part.shown.length));
+        this.current = undefined;
+        return;
+      }
+      const sendable = text.slice(0, this.appendCeiling());
+      if (sendable.length > part.shown.length) {
+        await this.surface.update(part.handle, sendable.slice(part.shown.length));
+        part.shown = sendable;
+      }
+      return;
+    }
+    if (done) {
+      await this.surface.close(part.handle, text);
+      this.current = undefined;
+      return;
+    }
+    const visible = closeOpenFence(text);
+    if (visible === part.shown) return;
+    await this.surface.update(part.handle, visible);
+    part.shown = visible;
+  }
+}

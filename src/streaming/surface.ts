@@ -1,0 +1,18 @@
+/**
+ * What a platform offers to show a growing answer. Adapters implement it; the core's renderer drives it.
+ * - `edit` surfaces post a message and replace its whole text as the answer grows (Discord, Slack's chat.update).
+ * - `append` surfaces stream natively and only ever add text (Slack's chat.startStream / appendStream / stopStream).
+ */
+export interface ReplySurface {
+  readonly mode: 'edit' | 'append';
+  /** Longest text one message may hold on this platform. */
+  readonly maxLength: number;
+  /** Starts a new message showing `text`; returns its handle. */
+  open(text: string): Promise<string>;
+  /** Edit mode: `text` is the whole message. Append mode: `text` is what to add. */
+  update(handle: string, text: string): Promise<void>;
+  /** Ends the message; edit mode passes its complete final text, append mode what is left to add. */
+  close(handle: string, text: string): Promise<void>;
+  /** How long to wait before the next call of this kind, from the platform's rate-limit state. */
+  delayMs(kind: 'open' | 'update'): number;
+}
