@@ -13,3 +13,6 @@ export const SERVICE_MAX_BASE64_CHARS = 50 * 1024 * 1024;
 export function base64Length(byteLength: number): number {
   return 4 * Math.ceil(byteLength / 3);
 }
+
+/** Largest image Herald will decode at all (sharp's default input limit, 16383 x 16383). */
+export const MAX_DECODE_PIXELS = 268_402_689;
