@@ -1,0 +1,16 @@
+/** Rounds a sample in 16-bit units (±32768 full scale) to s16, clipping what the filter overshoots. */
+export function toInt16(value: number): number {
+  const rounded = Math.round(value);
+  return rounded > 32767 ? 32767 : rounded < -32768 ? -32768 : rounded;
+}
+
+/** Averages planar channels into one. */
+export function downmixToMono(channels: readonly Float32Array[]): Float32Array {
+  if (channels.length === 1) return channels[0]!;
+  const length = Math.min(...channels.map((c) => c.length));
+  const mono = new Float32Array(length);
+  for (const channel of channels) {
+    for (let i = 0; i < length; i++) mono[i] += channel[i]! / channels.length;
+  }
+  return mono;
+}
