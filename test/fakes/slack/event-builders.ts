@@ -1,0 +1,225 @@
+/**
+ * What a person does in Slack, turned into the events Slack sends. Each builder that posts a message also adds
+ * it to the workspace, so conversations.history/replies see it as they would in Slack.
+ */
+import { randomUUID } from 'node:crypto';
+import { eventId as newEventId } from './ids.ts';
+import type { Json, SlackChannel, StoredFile, StoredMessage, Workspace } from './state.ts';
+
+export interface PostOptions {
+  text: string;
+  /** Author; defaults to the workspace's default human user. */
+  user?: string;
+  /** Conversation; defaults to the default channel (mentions) or the DM (direct messages). */
+  channel?: string;
+  /** Makes the message a reply in this thread. */
+  thread_ts?: string;
+}
+
+export interface FileShareOptions extends Partial<PostOptions> {
+  /** Files from uploadUserFile (or objects with their ids). */
+  files: Array<StoredFile | { id: string }>;
+}
+
+export interface AssistantThreadOptions {
+  user?: string;
+  /** The assistant DM; defaults to the user's DM with the bot. */
+  channel?: string;
+  /** Root of the assistant thread; a new one is created when omitted. */
+  thread_ts?: string;
+  /** The channel the user was viewing when they opened the assistant. */
+  context?: { channel_id?: string; team_id?: string; enterprise_id?: string | null };
+}
+
+/** Splits message text into the rich_text block the Slack client sends alongside it. */
+function richText(text: string): unknown[] {
+  const elements: Json[] = [];
+  const pattern = /<@([UW][A-Z0-9]+)>|<#([CGD][A-Z0-9]+)(?:\|[^>]*)?>|<(https?:\/\/[^|>]+)(?:\|([^>]*))?>/g;
+  let last = 0;
+  for (const match of text.matchAll(pattern)) {
+    if (match.index > last) elements.push({ type: 'text', text: text.slice(last, match.index) });
+    if (match[1]) elements.push({ type: 'user', user_id: match[1] });
+    else if (match[2]) elements.push({ type: 'channel', channel_id: match[2] });
+    else if (match[3]) elements.push({ type: 'link', url: match[3], ...(match[4] ? { text: match[4] } : {}) });
+    last = match.index + match[0].length;
+  }
+  if (last < text.length) elements.push({ type: 'text', text: text.slice(last) });
+  return [{ type: 'rich_text', block_id: randomUUID().slice(0, 5), elements: [{ type: 'rich_text_section', elements }] }];
+}
+
+export function channelType(channel: SlackChannel | undefined): string {
+  if (!channel) return 'channel';
+  if (channel.is_im) return 'im';
+  if (channel.is_mpim) return 'mpim';
+  return channel.is_private ? 'group' : 'channel';
+}
+
+export interface Defaults {
+  userId: string;
+  channelId: string;
+  dmChannelId: string;
+}
+
+export class EventBuilders {
+  readonly #ws: Workspace;
+  readonly #defaults: Defaults;
+
+  constructor(ws: Workspace, defaults: Defaults) {
+    this.#ws = ws;
+    this.#defaults = defaults;
+  }
+
+  #post(options: Partial<PostOptions> & { text: string }, channel: string, extra: Partial<StoredMessage> = {}): StoredMessage {
+    const ts = this.#ws.clock.next();
+    const message: StoredMessage = {
+      channel,
+      ts,
+      user: options.user ?? this.#defaults.userId,
+      team: this.#ws.identity.teamId,
+      text: options.text,
+      blocks: richText(options.text),
+      client_msg_id: randomUUID(),
+      fileIds: [],
+      reactions: [],
+      versions: [{ at: Date.now(), text: options.text }],
+      extra: {},
+      ...(options.thread_ts ? { thread_ts: options.thread_ts } : {}),
+      ...extra,
+    };
+    return this.#ws.insertMessage(message);
+  }
+
+  #messageEvent(message: StoredMessage): Json {
+    const rendered = this.#ws.render(message);
+    const event: Json = {
+      ...rendered,
+      channel: message.channel,
+      event_ts: message.ts,
+      channel_type: channelType(this.#ws.channels.get(message.channel)),
+    };
+    delete event.reply_count;
+    delete event.reply_users;
+    delete event.reply_users_count;
+    delete event.latest_reply;
+    delete event.is_locked;
+    return event;
+  }
+
+  /** Someone @-mentions the bot in a channel: the `app_mention` event (text should contain `<@BOT_USER_ID>`). */
+  appMention(options: PostOptions): Json {
+    const mention = `<@${this.#ws.identity.botUserId}>`;
+    const text = options.text.includes(mention) ? options.text : `${mention} ${options.text}`;
+    const message = this.#post({ ...options, text }, options.channel ?? this.#defaults.channelId);
+    const event = this.#messageEvent(message);
+    delete event.channel_type;
+    return { ...event, type: 'app_mention' };
+  }
+
+  /** A message event (message.channels / message.im / …); in the DM unless a channel is given. */
+  message(options: PostOptions): Json {
+    return this.#messageEvent(this.#post(options, options.channel ?? this.#defaults.dmChannelId));
+  }
+
+  /** A direct message to the bot (message.im). */
+  directMessage(options: Omit<PostOptions, 'channel'>): Json {
+    return this.message({ ...options, channel: this.#defaults.dmChannelId });
+  }
+
+  /** A reply in a thread. */
+  threadReply(options: PostOptions & { thread_ts: string }): Json {
+    return this.message(options);
+  }
+
+  /** A user shares files: `message` with subtype `file_share` and the files' objects (url_private …). */
+  fileShare(options: FileShareOptions): Json {
+    const fileIds = options.files.map((f) => ('bytes' in f ? f.file.id : f.id));
+    const message = this.#post(
+      { ...options, text: options.text ?? '' },
+      options.channel ?? this.#defaults.dmChannelId,
+      { subtype: 'file_share', fileIds, extra: { upload: false } },
+    );
+    for (const id of fileIds) {
+      const stored = this.#ws.files.get(id);
+      if (stored && !stored.completed) stored.completed = true;
+    }
+    if (message.text === '') delete message.blocks;
+    return this.#messageEvent(message);
+  }
+
+  /** The user opens the assistant container: `assistant_thread_started`. */
+  assistantThreadStarted(options: AssistantThreadOptions = {}): Json {
+    const user = options.user ?? this.#defaults.userId;
+    const channel = options.channel ?? this.#defaults.dmChannelId;
+    let threadTs = options.thread_ts;
+    if (!threadTs) {
+      threadTs = this.#ws.clock.next();
+      this.#ws.insertMessage({
+        channel,
+        ts: threadTs,
+        subtype: 'assistant_app_thread',
+        user: this.#ws.identity.botUserId,
+        text: 'New Assistant Thread',
+        fileIds: [],
+        reactions: [],
+        versions: [],
+        extra: {},
+      });
+    }
+    return {
+      type: 'assistant_thread_started',
+      assistant_thread: this.#assistantThread(user, channel, threadTs, options.context),
+      event_ts: this.#ws.clock.next(),
+    };
+  }
+
+  /** The user switches channel with the assistant open: `assistant_thread_context_changed`. */
+  assistantThreadContextChanged(options: AssistantThreadOptions & { thread_ts: string }): Json {
+    const user = options.user ?? this.#defaults.userId;
+    const channel = options.channel ?? this.#defaults.dmChannelId;
+    return {
+      type: 'assistant_thread_context_changed',
+      assistant_thread: this.#assistantThread(user, channel, options.thread_ts, options.context),
+      event_ts: this.#ws.clock.next(),
+    };
+  }
+
+  #assistantThread(user: string, channel: string, threadTs: string, context: AssistantThreadOptions['context']): Json {
+    return {
+      user_id: user,
+      context: {
+        channel_id: context?.channel_id ?? this.#defaults.channelId,
+        team_id: context?.team_id ?? this.#ws.identity.teamId,
+        enterprise_id: context?.enterprise_id ?? null,
+      },
+      channel_id: channel,
+      thread_ts: threadTs,
+    };
+  }
+}
+
+/** The Events API `event_callback` envelope around an event, as Slack posts it (HTTP) or wraps it (Socket Mode). */
+export function eventCallback(ws: Workspace, verificationToken: string, event: Json, eventId = newEventId()): Json {
+  const { identity } = ws;
+  return {
+    token: verificationToken,
+    team_id: identity.teamId,
+    context_team_id: identity.teamId,
+    context_enterprise_id: null,
+    api_app_id: identity.appId,
+    event,
+    type: 'event_callback',
+    event_id: eventId,
+    event_time: Math.floor(Date.now() / 1000),
+    authorizations: [
+      {
+        enterprise_id: null,
+        team_id: identity.teamId,
+        user_id: identity.botUserId,
+        is_bot: true,
+        is_enterprise_install: false,
+      },
+    ],
+    is_ext_shared_channel: false,
+    event_context: `4-${Buffer.from(JSON.stringify({ et: event.type, tid: identity.teamId, aid: identity.appId })).toString('base64url')}`,
+  };
+}

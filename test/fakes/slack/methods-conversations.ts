@@ -1,0 +1,133 @@
+import { compareTs } from './ids.ts';
+import { boolArg, fail, historyScope, missingArgument, readScope, stringArg } from './method-types.ts';
+import type { FakeCore, MethodCall, MethodSpec, Outcome } from './method-types.ts';
+import type { Json, SlackChannel, StoredMessage } from './state.ts';
+
+function encodeCursor(ts: string): string {
+  return Buffer.from(`next_ts:${ts}`).toString('base64');
+}
+
+function decodeCursor(cursor: string | undefined): Outcome<string | undefined> {
+  if (!cursor) return { value: undefined };
+  const decoded = Buffer.from(cursor, 'base64').toString('utf8');
+  if (!decoded.startsWith('next_ts:')) return { failure: fail('invalid_cursor') };
+  return { value: decoded.slice('next_ts:'.length) };
+}
+
+/** A conversation the bot can read: private ones it is not in are invisible, public ones refuse with not_in_channel. */
+function readableChannel(core: FakeCore, args: Json): Outcome<SlackChannel> {
+  const id = stringArg(args, 'channel');
+  if (!id) return { failure: missingArgument('channel') };
+  const channel = core.ws.channels.get(id);
+  if (!channel || (!channel.is_member && channel.is_private)) return { failure: fail('channel_not_found') };
+  if (!channel.is_member) return { failure: fail('not_in_channel') };
+  return { value: channel };
+}
+
+function limitArg(args: Json, fallback: number, max: number): number {
+  const raw = Number(args.limit);
+  if (!Number.isFinite(raw) || raw <= 0) return fallback;
+  return Math.min(Math.floor(raw), max);
+}
+
+/** Keeps messages inside [oldest, latest]; the bounds themselves only when `inclusive`. */
+function inRange(args: Json): (m: StoredMessage) => boolean {
+  const oldest = stringArg(args, 'oldest');
+  const latest = stringArg(args, 'latest');
+  const inclusive = boolArg(args, 'inclusive');
+  return (m) => {
+    if (oldest !== undefined) {
+      const c = compareTs(m.ts, oldest);
+      if (c < 0 || (c === 0 && !inclusive)) return false;
+    }
+    if (latest !== undefined) {
+      const c = compareTs(m.ts, latest);
+      if (c > 0 || (c === 0 && !inclusive)) return false;
+    }
+    return true;
+  };
+}
+
+function replies({ core, args }: MethodCall): Json {
+  const channel = readableChannel(core, args);
+  if ('failure' in channel) return channel.failure;
+  const ts = stringArg(args, 'ts');
+  if (!ts) return missingArgument('ts');
+  const target = core.ws.findMessage(channel.value.id, ts);
+  if (!target) return fail('thread_not_found');
+  const includeMetadata = boolArg(args, 'include_all_metadata');
+  const render = (m: StoredMessage): Json => core.ws.render(m, { includeMetadata });
+  // A reply's ts names only that reply; a parent's ts names the whole thread.
+  if (target.thread_ts && target.thread_ts !== target.ts) {
+    return { ok: true, messages: [render(target)], has_more: false };
+  }
+  const cursor = decodeCursor(stringArg(args, 'cursor'));
+  if ('failure' in cursor) return cursor.failure;
+  const limit = limitArg(args, 1000, 1000);
+  const after = cursor.value;
+  const candidates = core.ws
+    .replies(channel.value.id, target.ts)
+    .filter(inRange(args))
+    .filter((m) => after === undefined || compareTs(m.ts, after) >= 0);
+  const page = candidates.slice(0, after === undefined ? Math.max(0, limit - 1) : limit);
+  const next = candidates[page.length];
+  const messages = after === undefined ? [target, ...page] : page;
+  return {
+    ok: true,
+    messages: messages.map(render),
+    has_more: next !== undefined,
+    ...(next ? { response_metadata: { next_cursor: encodeCursor(next.ts) } } : {}),
+  };
+}
+
+function history({ core, args }: MethodCall): Json {
+  const channel = readableChannel(core, args);
+  if ('failure' in channel) return channel.failure;
+  const cursor = decodeCursor(stringArg(args, 'cursor'));
+  if ('failure' in cursor) return cursor.failure;
+  const limit = limitArg(args, 100, 999);
+  const before = cursor.value;
+  const candidates = core.ws
+    .topLevel(channel.value.id)
+    .concat(core.ws.allMessages(channel.value.id).filter((m) => m.subtype === 'thread_broadcast'))
+    .filter(inRange(args))
+    .filter((m) => before === undefined || compareTs(m.ts, before) <= 0)
+    .sort((a, b) => compareTs(b.ts, a.ts));
+  const page = candidates.slice(0, limit);
+  const next = candidates[limit];
+  const includeMetadata = boolArg(args, 'include_all_metadata');
+  return {
+    ok: true,
+    messages: page.map((m) => core.ws.render(m, { includeMetadata })),
+    has_more: next !== undefined,
+    pin_count: 0,
+    channel_actions_ts: null,
+    channel_actions_count: 0,
+    ...(next ? { response_metadata: { next_cursor: encodeCursor(next.ts) } } : {}),
+  };
+}
+
+function info({ core, args }: MethodCall): Json {
+  const id = stringArg(args, 'channel');
+  if (!id) return missingArgument('channel');
+  const channel = core.ws.channels.get(id);
+  if (!channel || (!channel.is_member && channel.is_private)) return fail('channel_not_found');
+  const body: Json = { ...channel, is_general: channel.name === 'general', is_shared: false, is_ext_shared: false, is_org_shared: false };
+  if (!channel.is_im) {
+    body.name_normalized = channel.name;
+    body.topic = { value: '', creator: '', last_set: 0 };
+    body.purpose = { value: '', creator: '', last_set: 0 };
+  }
+  return { ok: true, channel: body };
+}
+
+function channelOf(call: MethodCall): SlackChannel | undefined {
+  const id = stringArg(call.args, 'channel');
+  return id ? call.core.ws.channels.get(id) : undefined;
+}
+
+export const conversationMethods: Record<string, MethodSpec> = {
+  'conversations.replies': { token: 'bot', scope: (call) => historyScope(channelOf(call)), handler: replies },
+  'conversations.history': { token: 'bot', scope: (call) => historyScope(channelOf(call)), handler: history },
+  'conversations.info': { token: 'bot', scope: (call) => readScope(channelOf(call)), handler: info },
+};
