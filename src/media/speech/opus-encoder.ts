@@ -1,0 +1,86 @@
+import OpusScript from 'opusscript';
+
+// libopus CTL requests and values (opus_defines.h); opusscript passes them through unchanged.
+const OPUS_SET_BITRATE = 4002;
+const OPUS_SET_MAX_BANDWIDTH = 4004;
+const OPUS_SET_COMPLEXITY = 4010;
+const OPUS_SET_SIGNAL = 4024;
+const OPUS_SIGNAL_MUSIC = 3002;
+const OPUS_BANDWIDTH_SUPERWIDEBAND = 1104;
+const OPUS_BANDWIDTH_FULLBAND = 1105;
+
+/** Samples per channel in a 20 ms frame at 48 kHz. */
+export const FRAME_SAMPLES_48K = 960;
+
+/**
+ * Encoder delay in 48 kHz samples: 2.5 ms of CELT lookahead plus 4 ms of delay compensation, which
+ * libopus adds in the VOIP and AUDIO applications at every sample rate. A decoder's first
+ * PRE_SKIP samples are therefore not the input's; Ogg Opus announces this as the pre-skip.
+ */
+export const PRE_SKIP = 312;
+
+export type OpusSampleRate = 8000 | 12000 | 16000 | 24000 | 48000;
+
+export interface OpusEncoderSettings {
+  sampleRate: OpusSampleRate;
+  channels: 1 | 2;
+  bitrate: number;
+  /** The highest audio frequency worth coding: 12 kHz (superwideband) suits 24 kHz sources. */
+  maxBandwidth: 'superwideband' | 'fullband';
+  complexity: number;
+}
+
+interface OpusScriptHeap {
+  inPCM: Uint16Array;
+}
+
+/**
+ * One libopus encoder producing one packet per 20 ms frame of interleaved s16le PCM.
+ *
+ * Settings: the AUDIO application with the music signal hint keeps libopus in CELT mode. Its SILK and
+ * hybrid modes cost about three times as much CPU in opusscript's wasm build (35× real time instead of
+ * 100×+ for 48 kHz mono), while CELT at 32 kbps with the band limited to 12 kHz codes speech cleanly.
+ */
+export class OpusFrameEncoder {
+  readonly settings: OpusEncoderSettings;
+  readonly frameSamples: number;
+  #encoder: OpusScript;
+
+  constructor(settings: OpusEncoderSettings) {
+    this.settings = settings;
+    this.frameSamples = settings.sampleRate / 50;
+    this.#encoder = this.#create();
+  }
+
+  /** Encodes exactly one frame: `frameSamples × channels` samples, s16le. */
+  encode(pcm: Buffer): Buffer {
+    const expected = this.frameSamples * this.settings.channels * 2;
+    if (pcm.length !== expected) throw new RangeError(`Opus frame must be ${expected} bytes, got ${pcm.length}`);
+    // opusscript keeps typed-array views on its wasm heap; when another encoder's allocation grows the
+    // heap, older instances' views detach and every later encode would throw. Such an encoder is
+    // replaced: the stream goes on with one frame coded from a fresh state instead of failing.
+    if ((this.#encoder as unknown as OpusScriptHeap).inPCM.length === 0) {
+      this.#encoder.delete();
+      this.#encoder = this.#create();
+    }
+    return this.#encoder.encode(pcm, this.frameSamples);
+  }
+
+  /** Frees the wasm memory; the encoder cannot be used afterwards. */
+  delete(): void {
+    this.#encoder.delete();
+  }
+
+  #create(): OpusScript {
+    const { sampleRate, channels, bitrate, maxBandwidth, complexity } = this.settings;
+    const encoder = new OpusScript(sampleRate, channels, OpusScript.Application.AUDIO);
+    encoder.encoderCTL(OPUS_SET_BITRATE, bitrate);
+    encoder.encoderCTL(OPUS_SET_SIGNAL, OPUS_SIGNAL_MUSIC);
+    encoder.encoderCTL(
+      OPUS_SET_MAX_BANDWIDTH,
+      maxBandwidth === 'fullband' ? OPUS_BANDWIDTH_FULLBAND : OPUS_BANDWIDTH_SUPERWIDEBAND,
+    );
+    encoder.encoderCTL(OPUS_SET_COMPLEXITY, complexity);
+    return encoder;
+  }
+}
