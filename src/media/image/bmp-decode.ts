@@ -65,7 +65,9 @@ export function readBmpHeader(bytes: Uint8Array): BmpHeader | undefined {
 }
 
 function corrupt(detail: string): MediaError {
-  return new MediaError(`The BMP image is damaged and cannot be read (${detail}).`, { code: 'corrupt' });
+  return new MediaError(`The BMP image is damaged or incomplete and could not be read (${detail}).`, {
+    code: 'corrupt',
+  });
 }
 
 interface Channel {

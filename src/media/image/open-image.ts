@@ -1,0 +1,104 @@
+import sharp from 'sharp';
+import type { Sharp, SharpOptions } from 'sharp';
+import { MediaError } from '../../errors.ts';
+import { decodeBmp } from './bmp-decode.ts';
+import { decodeHeic } from './decode-heic.ts';
+import type { ImageSource } from './encode-image.ts';
+import { MAX_DECODE_PIXELS } from './image-limits.ts';
+import type { RawImage } from './raw-image.ts';
+import type { ImageFormat, SniffedImage } from './sniff-image.ts';
+
+export const FORMAT_NAME: Record<ImageFormat, string> = {
+  jpeg: 'JPEG',
+  png: 'PNG',
+  gif: 'GIF',
+  webp: 'WebP',
+  bmp: 'BMP',
+  heic: 'HEIC',
+  heif: 'HEIF',
+  avif: 'AVIF',
+  tiff: 'TIFF',
+  svg: 'SVG',
+};
+
+export interface OpenedImage {
+  source: ImageSource;
+  /** The stored pixels must be turned or mirrored (EXIF orientation) to stand upright. */
+  reoriented: boolean;
+  /** Decodes every pixel, so that damaged or truncated data is caught before the bytes are sent on. */
+  validate(): Promise<void>;
+  /** Whether any pixel is not fully opaque. */
+  hasAlpha(): Promise<boolean>;
+}
+
+/** The MediaError for a failure while reading an image's pixels. */
+export function readFailure(format: ImageFormat, cause: unknown): MediaError {
+  if (cause instanceof MediaError) return cause;
+  if (cause instanceof Error && /pixel limit/i.test(cause.message)) {
+    return new MediaError(
+      `The image has too many pixels to process (at most ${Math.floor(MAX_DECODE_PIXELS / 1e6)} megapixels).`,
+      { code: 'too_large', cause },
+    );
+  }
+  return new MediaError(`The ${FORMAT_NAME[format]} image is damaged or incomplete and could not be read.`, {
+    code: 'corrupt',
+    cause,
+  });
+}
+
+function fromRaw(raw: RawImage): OpenedImage {
+  const { width, height, channels } = raw;
+  return {
+    source: { open: () => sharp(raw.data, { raw: { width, height, channels } }), width, height, sixteenBit: false },
+    reoriented: false,
+    validate: async () => {},
+    hasAlpha: async () => channels === 4,
+  };
+}
+
+/** Renders an SVG whose stated size is above the budget at a lower density, instead of huge then shrunk. */
+function svgDensity(sniffed: SniffedImage, maxPixels: number): number {
+  const { width, height } = sniffed;
+  if (width === undefined || height === undefined || width * height <= maxPixels) return 72;
+  return Math.max(1, 72 * Math.sqrt(maxPixels / (width * height)));
+}
+
+async function fromSharp(input: Buffer, sniffed: SniffedImage, maxPixels: number): Promise<OpenedImage> {
+  const animated = sniffed.format === 'gif' || sniffed.format === 'webp';
+  const options: SharpOptions = { animated, failOn: 'truncated', limitInputPixels: MAX_DECODE_PIXELS };
+  if (sniffed.format === 'svg') options.density = svgDensity(sniffed, maxPixels);
+  const open = (): Sharp => sharp(input, options).autoOrient();
+  const meta = await sharp(input, options).metadata();
+  const sixteenBit = meta.depth === 'ushort' ? (meta.space === 'grey16' ? 'grey' : 'rgb') : false;
+  return {
+    source: {
+      open,
+      width: meta.autoOrient.width,
+      height: animated && meta.pageHeight ? meta.pageHeight : meta.autoOrient.height,
+      sixteenBit,
+    },
+    reoriented: (meta.orientation ?? 1) !== 1,
+    validate: async () => {
+      await open().raw().toBuffer();
+    },
+    hasAlpha: async () => meta.hasAlpha && !(await open().stats()).isOpaque,
+  };
+}
+
+/** Opens an image of a sniffed format with the decoder that can read it. */
+export async function openImage(input: Buffer, sniffed: SniffedImage, maxPixels: number): Promise<OpenedImage> {
+  const { format } = sniffed;
+  try {
+    if (format === 'bmp') return fromRaw(decodeBmp(input));
+    if (format !== 'heic' && format !== 'heif') return await fromSharp(input, sniffed, maxPixels);
+    try {
+      const opened = await fromSharp(input, sniffed, maxPixels);
+      await opened.validate();
+      return { ...opened, validate: async () => {} };
+    } catch {
+      return fromRaw(await decodeHeic(input));
+    }
+  } catch (cause) {
+    throw readFailure(format, cause);
+  }
+}
