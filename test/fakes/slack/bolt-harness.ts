@@ -44,5 +44,12 @@ export async function startSocketApp(fake: FakeSlack, configure: (app: App) => v
   });
   configure(app);
   await app.start();
-  return { app, stop: async () => void (await app.stop()) };
+  return {
+    app,
+    stop: async () => {
+      await app.stop();
+      // Bolt's stop() returns before the client's close handshake is over.
+      await fake.waitFor(() => fake.socket.openConnections().length === 0);
+    },
+  };
 }

@@ -341,7 +341,7 @@ export class FakeSlack {
   }
 
   async close(): Promise<void> {
-    this.socket.close();
+    await this.socket.close();
     this.#server.closeAllConnections();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
   }

@@ -261,11 +261,21 @@ export class SocketModeServer {
     return [...this.#live.values()].map((l) => l.info);
   }
 
-  close(): void {
-    for (const live of this.#live.values()) {
-      clearInterval(live.pinger);
-      live.socket.terminate();
-    }
+  /** Closes open connections with 1001 (going away), cutting any that do not finish the handshake promptly. */
+  async close(): Promise<void> {
+    const closing = [...this.#live.values()].map(
+      (live) =>
+        new Promise<void>((resolve) => {
+          clearInterval(live.pinger);
+          const cut = setTimeout(() => live.socket.terminate(), 200);
+          live.socket.once('close', () => {
+            clearTimeout(cut);
+            resolve();
+          });
+          live.socket.close(1001, 'server shutting down');
+        }),
+    );
+    await Promise.all(closing);
     this.#live.clear();
     this.#wss.close();
   }
