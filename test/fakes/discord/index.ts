@@ -1,0 +1,15 @@
+export { FakeDiscord, startFakeDiscord } from './fake-discord.ts';
+export type { FakeDiscordOptions, SendMessageInput, UserMessageAttachment, WaitForOptions } from './fake-discord.ts';
+export type { InvokeCommandInput, ClickComponentInput, OptionValue, TestFile } from './interactions.ts';
+export type { RestRequestRecord, RecordedFile } from './rest-router.ts';
+export type { RateLimitConfig, BucketLimit, RateLimitHit } from './rate-limiter.ts';
+export type { ConnectionRecord, ReceivedPayload, VoiceRequest } from './gateway.ts';
+export type { CdnRequestRecord } from './cdn.ts';
+export type {
+  AttachmentRecord, ChannelRecord, CommandRecord, GuildRecord, InteractionCallbackRecord, InteractionRecord, Json,
+  MessageRecord, RoleRecord, UserRecord,
+} from './records.ts';
+export { ChannelType } from './records.ts';
+export { Intent } from './intents.ts';
+export { Permission } from './permissions.ts';
+export { MessageFlag } from './message-validation.ts';
