@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import { Keyv } from 'keyv';
+import { KeyvStoreBase } from './keyv-store-base.ts';
+import type { CounterIncrement, TokenBucketOptions, TokenBucketResult } from './store.ts';
+import { bucketIdleTtlMs, checkBucketOptions, takeFromBucket, type BucketState } from './token-bucket.ts';
+
+interface Entry {
+  value: string;
+  num: number;
+  bucket?: BucketState;
+  expiresAt: number;
+}
+
+/** Everything in this process's memory: for tests and single-instance runs that need no persistence. */
+export class MemoryStore extends KeyvStoreBase {
+  readonly kind = 'memory';
+  readonly #entries = new Map<string, Entry>();
+  #putsSinceSweep = 0;
+
+  constructor() {
+    super(new Keyv({ store: new Map(), namespace: 'herald' }));
+  }
+
+  #live(key: string): Entry | undefined {
+    const entry = this.#entries.get(key);
+    if (entry && entry.expiresAt <= Date.now()) {
+      this.#entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  #put(key: string, entry: Omit<Entry, 'expiresAt'>, ttlMs: number | undefined): void {
+    this.#entries.set(key, { ...entry, expiresAt: ttlMs ? Date.now() + ttlMs : Infinity });
+    // Expired entries are otherwise dropped only when read again; dedupe keys never are.
+    if (++this.#putsSinceSweep >= 1000) {
+      this.#putsSinceSweep = 0;
+      const now = Date.now();
+      for (const [k, e] of this.#entries) if (e.expiresAt <= now) this.#entries.delete(k);
+    }
+  }
+
+  async acquireLock(key: string, ttlMs: number): Promise<string | null> {
+    const token = randomUUID();
+    return (await this.setIfAbsent(key, token, ttlMs)) ? token : null;
+  }
+
+  async renewLock(key: string, token: string, ttlMs: number): Promise<boolean> {
+    const entry = this.#live(key);
+    if (entry?.value !== token) return false;
+    entry.expiresAt = Date.now() + ttlMs;
+    return true;
+  }
+
+  async releaseLock(key: string, token: string): Promise<boolean> {
+    if (this.#live(key)?.value !== token) return false;
+    return this.#entries.delete(key);
+  }
+
+  async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
+    if (this.#live(key)) return false;
+    this.#put(key, { value, num: 0 }, ttlMs);
+    return true;
+  }
+
+  async takeTokens(bucketKey: string, options: TokenBucketOptions): Promise<TokenBucketResult> {
+    const checked = checkBucketOptions(options);
+    const { state, result } = takeFromBucket(this.#live(bucketKey)?.bucket, checked, Date.now());
+    this.#put(bucketKey, { value: '', num: 0, bucket: state }, bucketIdleTtlMs(checked));
+    return result;
+  }
+
+  async incrementBy(key: string, n: number, ttlMs?: number): Promise<number> {
+    const entry = this.#live(key);
+    if (entry) {
+      entry.num += n;
+      return entry.num;
+    }
+    this.#put(key, { value: '', num: n }, ttlMs);
+    return n;
+  }
+
+  async incrementMany(increments: readonly CounterIncrement[]): Promise<void> {
+    for (const { key, n, ttlMs } of increments) await this.incrementBy(key, n, ttlMs);
+  }
+
+  async readCounters(keys: readonly string[]): Promise<number[]> {
+    return keys.map((key) => this.#live(key)?.num ?? 0);
+  }
+
+  async close(): Promise<void> {
+    this.#entries.clear();
+    await this.keyv.disconnect();
+  }
+}

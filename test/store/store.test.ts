@@ -1,0 +1,149 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Store } from '../../src/store/store.ts';
+import { removeTempDirs, storeBackends, uniqueKey } from './backends.ts';
+
+const backends = await storeBackends();
+
+afterAll(removeTempDirs);
+
+describe.each(backends)('$name store', (backend) => {
+  let store: Store;
+  const opened: Store[] = [];
+
+  beforeEach(async (context) => {
+    if (backend.skip) context.skip(backend.skip);
+    store = await backend.open();
+    opened.push(store);
+  });
+
+  afterEach(async () => {
+    for (const s of opened.splice(0)) await s.close();
+  });
+
+  async function twin(): Promise<Store> {
+    const other = await backend.openTwin!(store);
+    opened.push(other);
+    return other;
+  }
+
+  it('keeps values of any JSON shape and Buffers, and forgets them after their TTL', async () => {
+    const key = uniqueKey('kv');
+    await store.set(key, { turns: [{ role: 'user', text: '你好' }], n: 1, raw: Buffer.from('hi') });
+    expect(await store.get(key)).toEqual({ turns: [{ role: 'user', text: '你好' }], n: 1, raw: Buffer.from('hi') });
+    await store.set(`${key}:short`, 'soon gone', 60);
+    expect(await store.get(`${key}:short`)).toBe('soon gone');
+    await sleep(90);
+    expect(await store.get(`${key}:short`)).toBeUndefined();
+    expect(await store.delete(key)).toBe(true);
+    expect(await store.get(key)).toBeUndefined();
+  });
+
+  it('setIfAbsent stores once, until the entry expires', async () => {
+    const key = uniqueKey('event');
+    expect(await store.setIfAbsent(key, 'a', 80)).toBe(true);
+    expect(await store.setIfAbsent(key, 'b', 80)).toBe(false);
+    await sleep(110);
+    expect(await store.setIfAbsent(key, 'c', 80)).toBe(true);
+  });
+
+  it('setIfAbsent lets exactly one of many simultaneous callers win', async () => {
+    const key = uniqueKey('race');
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => store.setIfAbsent(key, String(i), 5000)));
+    expect(results.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('a lock has one owner; only the owner renews or releases it', async () => {
+    const key = uniqueKey('lock');
+    const token = await store.acquireLock(key, 1000);
+    expect(token).toEqual(expect.any(String));
+    expect(await store.acquireLock(key, 1000)).toBeNull();
+    expect(await store.releaseLock(key, 'not-the-owner')).toBe(false);
+    expect(await store.renewLock(key, 'not-the-owner', 1000)).toBe(false);
+    expect(await store.acquireLock(key, 1000)).toBeNull();
+    expect(await store.releaseLock(key, token!)).toBe(true);
+    expect(await store.releaseLock(key, token!)).toBe(false);
+    expect(await store.acquireLock(key, 1000)).toEqual(expect.any(String));
+  });
+
+  it('an expired lock can be taken over, and its old owner can no longer release it', async () => {
+    const key = uniqueKey('lock-ttl');
+    const first = await store.acquireLock(key, 60);
+    await sleep(90);
+    const second = await store.acquireLock(key, 1000);
+    expect(second).toEqual(expect.any(String));
+    expect(await store.releaseLock(key, first!)).toBe(false);
+    expect(await store.acquireLock(key, 1000)).toBeNull();
+  });
+
+  it('renewing keeps a lock past its first TTL', async () => {
+    const key = uniqueKey('lock-renew');
+    const token = await store.acquireLock(key, 100);
+    await sleep(60);
+    expect(await store.renewLock(key, token!, 300)).toBe(true);
+    await sleep(80);
+    expect(await store.acquireLock(key, 100)).toBeNull();
+  });
+
+  it('holds a lock against another instance sharing the data', async (context) => {
+    if (!backend.openTwin) context.skip('memory is private to one process');
+    const other = await twin();
+    const key = uniqueKey('shared-lock');
+    const results = await Promise.all([store.acquireLock(key, 2000), other.acquireLock(key, 2000)]);
+    expect(results.filter((t) => t !== null)).toHaveLength(1);
+  });
+
+  it('takeTokens allows a burst of `capacity`, then says when the next token is back', async () => {
+    const key = uniqueKey('bucket');
+    const options = { capacity: 3, refillPerSecond: 10 };
+    const first = await store.takeTokens(key, options);
+    expect(first).toEqual({ allowed: true, remaining: expect.closeTo(2, 0), retryAfterMs: 0 });
+    await store.takeTokens(key, options);
+    await store.takeTokens(key, options);
+    const denied = await store.takeTokens(key, options);
+    expect(denied.allowed).toBe(false);
+    expect(denied.retryAfterMs).toBeGreaterThan(0);
+    expect(denied.retryAfterMs).toBeLessThanOrEqual(100);
+    await sleep(denied.retryAfterMs + 30);
+    expect((await store.takeTokens(key, options)).allowed).toBe(true);
+  });
+
+  it('takeTokens never lets simultaneous callers overdraw the bucket', async () => {
+    const key = uniqueKey('bucket-race');
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () => store.takeTokens(key, { capacity: 5, refillPerSecond: 0.001 })),
+    );
+    expect(results.filter((r) => r.allowed)).toHaveLength(5);
+  });
+
+  it('takeTokens with a cost takes that many and refuses a cost above capacity', async () => {
+    const key = uniqueKey('bucket-cost');
+    expect((await store.takeTokens(key, { capacity: 10, refillPerSecond: 1, cost: 7 })).allowed).toBe(true);
+    const denied = await store.takeTokens(key, { capacity: 10, refillPerSecond: 1, cost: 7 });
+    expect(denied.allowed).toBe(false);
+    expect(denied.retryAfterMs).toBeGreaterThan(3000);
+    await expect(store.takeTokens(key, { capacity: 10, refillPerSecond: 1, cost: 11 })).rejects.toThrow(RangeError);
+  });
+
+  it('counters add up (fractions too), keep their first expiry and restart after it', async () => {
+    const key = uniqueKey('counter');
+    expect(await store.incrementBy(key, 2, 150)).toBe(2);
+    await sleep(60);
+    expect(await store.incrementBy(key, 0.5, 150)).toBe(2.5);
+    await sleep(120);
+    expect(await store.readCounters([key])).toEqual([0]);
+    expect(await store.incrementBy(key, 4, 150)).toBe(4);
+  });
+
+  it('incrementMany applies every increment; readCounters gives 0 for unknown keys', async () => {
+    const a = uniqueKey('a');
+    const b = uniqueKey('b');
+    await store.incrementMany([
+      { key: a, n: 1 },
+      { key: b, n: 10, ttlMs: 10_000 },
+      { key: a, n: 2 },
+    ]);
+    await Promise.all(Array.from({ length: 10 }, () => store.incrementBy(b, 1)));
+    expect(await store.readCounters([a, b, uniqueKey('none')])).toEqual([3, 20, 0]);
+  });
+});
