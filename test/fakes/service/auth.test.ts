@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from './emulator.ts';
 import type { Emulator } from './emulator.ts';
-import { post } from './test-http.ts';
+import { jsonOf, post } from './test-http.ts';
 
 let emu: Emulator;
 beforeAll(async () => {
@@ -30,7 +30,7 @@ describe('authentication', () => {
   ])('answers 401 in OpenAI style for %s on chat completions', async (_name, headers) => {
     const response = await post(emu, '/v1/chat/completions', chat, headers);
     expect(response.status).toBe(401);
-    const body = await response.json();
+    const body = await jsonOf(response);
     expect(body.error).toMatchObject({ type: 'authentication_error', code: 'invalid_api_key' });
     expect(body.error.message).toMatch(/key|Authorization/i);
   });
@@ -38,7 +38,7 @@ describe('authentication', () => {
   it('answers 401 in Anthropic style on the messages endpoint, refusing x-api-key', async () => {
     const response = await post(emu, '/anthropic/v1/messages', messages, { 'x-api-key': 'k-123' });
     expect(response.status).toBe(401);
-    const body = await response.json();
+    const body = await jsonOf(response);
     expect(body).toEqual({ type: 'error', error: { type: 'authentication_error', message: expect.stringContaining('x-api-key') } });
   });
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultModels, startEmulator } from './emulator.ts';
 import type { Emulator } from './emulator.ts';
 import { dataUrl, imageBytes, wavBytes } from './media-fixtures.ts';
-import { post } from './test-http.ts';
+import { jsonOf, post } from './test-http.ts';
 
 let emu: Emulator;
 let png: Buffer;
@@ -39,7 +39,7 @@ describe('request shape', () => {
   it('answers 404 model_not_found for an unknown model', async () => {
     const response = await post(emu, '/v1/chat/completions', { model: 'svc-v9', messages: user('hi') });
     expect(response.status).toBe(404);
-    expect((await response.json()).error).toMatchObject({ code: 'model_not_found', message: expect.stringContaining('svc-v9') });
+    expect((await jsonOf(response)).error).toMatchObject({ code: 'model_not_found', message: expect.stringContaining('svc-v9') });
   });
 
   it('takes model ids from its table, with the brand replacing svc', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, unicodeReply } from './emulator.ts';
 import type { Emulator } from './emulator.ts';
-import { parseSse, post, readChunks, streamedText } from './test-http.ts';
+import { jsonOf, parseSse, post, readChunks, streamedText } from './test-http.ts';
 
 let emu: Emulator;
 beforeAll(async () => {
@@ -22,7 +22,7 @@ describe('status faults', () => {
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toBe('2');
     expect(limited.headers.get('x-request-id')).toBeTruthy();
-    expect((await limited.json()).error).toMatchObject({ type: 'rate_limit_error' });
+    expect((await jsonOf(limited)).error).toMatchObject({ type: 'rate_limit_error' });
     expect((await post(emu, '/v1/chat/completions', chat())).status).toBe(200);
     expect(emu.requests.map((r) => r.status)).toEqual([429, 200]);
   });
@@ -39,7 +39,7 @@ describe('status faults', () => {
     expect((await post(emu, '/v1/chat/completions', chat())).status).toBe(200);
     const response = await post(emu, '/anthropic/v1/messages', { model: 'svc-v2-flash', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] });
     expect(response.status).toBe(429);
-    expect(await response.json()).toEqual({ type: 'error', error: { type: 'rate_limit_error', message: expect.any(String) } });
+    expect(await jsonOf(response)).toEqual({ type: 'error', error: { type: 'rate_limit_error', message: expect.any(String) } });
   });
 
   it('targets a model', async () => {

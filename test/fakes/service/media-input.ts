@@ -6,12 +6,12 @@ import { mp3Seconds } from './mp3-duration.ts';
 import { wavInfo } from './wav.ts';
 
 const megabyte = 1024 * 1024;
-export const imageBase64Limit = 50 * megabyte;
-export const audioBase64Limit = 10 * megabyte;
+const imageBase64Limit = 50 * megabyte;
+const audioBase64Limit = 10 * megabyte;
 const imageMimes = ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/bmp'];
 const audioMimes = ['audio/wav', 'audio/mpeg', 'audio/mp3'];
 /** Size assumed for a public URL image, which the emulator never downloads. */
-export const remoteImageSide = 1024;
+const remoteImageSide = 1024;
 
 export interface ImageInput {
   /** `data` (Base64), `fetched` (a loopback URL the emulator downloaded) or `remote` (assumed size). */

@@ -14,6 +14,11 @@ export function post(emulator: Emulator, path: string, body: unknown, headers?: 
   });
 }
 
+/** A JSON response body, loosely typed for assertions. */
+export async function jsonOf(response: Response): Promise<any> {
+  return response.json();
+}
+
 export async function postChat(emulator: Emulator, body: unknown): Promise<Record<string, any>> {
   const response = await post(emulator, '/v1/chat/completions', body);
   if (response.status !== 200) throw new Error(`status ${response.status}: ${await response.text()}`);

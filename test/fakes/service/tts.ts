@@ -1,11 +1,6 @@
 export const speechSampleRate = 24000;
 
 export interface Speech {
-  styles: string[];
-  singing: boolean;
-  /** The text actually spoken: style prefix and inline [..] / (..) cues removed. */
-  spoken: string;
-  msPerChar: number;
   /** 24 kHz mono 16-bit little-endian samples. */
   pcm: Buffer;
   seconds: number;
@@ -32,12 +27,9 @@ export function synthesize(text: string, voiceIndex: number): Speech {
   const styleText = styleMatch?.[1] ?? '';
   const styles = styleText.split(/[\s,，、;；|/]+/).filter((s) => s !== '');
   const singing = styles.length === 1 && singingNames.has(styles[0]!.toLowerCase());
-  const spoken = text
-    .slice(styleMatch?.[0].length ?? 0)
-    .replace(/\[[^\]]*\]|\([^)]*\)|（[^）]*）/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-  const chars = Math.max(1, Array.from(spoken.replace(/\s/g, '')).length);
+  // Inline cues ([cough], (sobbing)) and whitespace take no time.
+  const spoken = text.slice(styleMatch?.[0].length ?? 0).replace(/\[[^\]]*\]|\([^)]*\)|（[^）]*）|\s/g, '');
+  const chars = Math.max(1, Array.from(spoken).length);
   const msPerChar = rate(styleText);
   const perChar = Math.round((speechSampleRate * msPerChar) / 1000);
   const pcm = Buffer.alloc(chars * perChar * 2);
@@ -50,5 +42,5 @@ export function synthesize(text: string, voiceIndex: number): Speech {
       pcm.writeInt16LE(Math.round(sample * 32767), (c * perChar + i) * 2);
     }
   }
-  return { styles, singing, spoken, msPerChar, pcm, seconds: (chars * perChar) / speechSampleRate };
+  return { pcm, seconds: (chars * perChar) / speechSampleRate };
 }
