@@ -35,7 +35,7 @@ function halfSampleTaps(): Float64Array {
   return taps;
 }
 
-const TAPS = halfSampleTaps();
+const SIDE_TAPS = halfSampleTaps().subarray(0, TAPS_PER_SIDE);
 const CONTEXT = 2 * TAPS_PER_SIDE - 1;
 
 export class HalfBandUpsampler {
@@ -49,7 +49,7 @@ export class HalfBandUpsampler {
     this.#received += input.length;
     const joined = new Float32Array(this.#window.length + input.length);
     joined.set(this.#window);
-    for (let i = 0; i < input.length; i++) joined[this.#window.length + i] = input[i]!;
+    joined.set(input, this.#window.length);
     return this.#run(joined, Math.max(0, joined.length - CONTEXT));
   }
 
@@ -62,9 +62,12 @@ export class HalfBandUpsampler {
 
   #run(joined: Float32Array, pairs: number): Float32Array {
     const out = new Float32Array(2 * pairs);
+    const taps = SIDE_TAPS;
+    const last = CONTEXT;
     for (let n = 0; n < pairs; n++) {
+      // The taps are symmetric, so mirrored inputs share one multiplication.
       let acc = 0;
-      for (let k = 0; k < TAPS.length; k++) acc += TAPS[k]! * joined[n + k]!;
+      for (let k = 0; k < TAPS_PER_SIDE; k++) acc += taps[k]! * (joined[n + k]! + joined[n + last - k]!);
       out[2 * n] = joined[n + TAPS_PER_SIDE - 1]!;
       out[2 * n + 1] = acc;
     }

@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { HalfBandUpsampler, upsample2x } from '../../../src/media/speech/half-band-upsampler.ts';
 import { toInt16 } from '../../../src/media/speech/samples.ts';
-import { ffmpegNote, hasFfmpeg, int16Bytes, seededRandom, sineInt16 } from './signals.ts';
+import { ffmpegNote, hasFfmpeg } from './ffmpeg.ts';
+import { int16Bytes, seededRandom, sineInt16 } from './signals.ts';
 
 const AMPLITUDE = 16000;
 const PHASE = 0.3;

@@ -8,7 +8,8 @@ import { MediaError } from '../../../src/errors.ts';
 import { upsample2x } from '../../../src/media/speech/half-band-upsampler.ts';
 import { encodeVoiceMessage, type VoiceMessageAudio } from '../../../src/media/speech/ogg-opus-encoder.ts';
 import { oggCrc32 } from '../../../src/media/speech/ogg-page-writer.ts';
-import { ffmpegNote, hasFfmpeg, speechLike } from './signals.ts';
+import { ffmpegNote, hasFfmpeg } from './ffmpeg.ts';
+import { speechLike } from './signals.ts';
 
 interface Page {
   flags: number;

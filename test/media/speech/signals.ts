@@ -1,5 +1,3 @@
-import { spawnSync } from 'node:child_process';
-
 /** Deterministic uniform numbers in [0, 1) (mulberry32), so failures reproduce. */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
@@ -71,7 +69,3 @@ export function int16Bytes(samples: Int16Array): Buffer {
   samples.forEach((v, i) => bytes.writeInt16LE(v, i * 2));
   return bytes;
 }
-
-export const hasFfmpeg =
-  spawnSync('ffmpeg', ['-version']).status === 0 && spawnSync('ffprobe', ['-version']).status === 0;
-export const ffmpegNote = hasFfmpeg ? '' : ' (skipped: ffmpeg/ffprobe not on PATH; CI installs them)';
