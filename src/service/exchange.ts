@@ -182,6 +182,7 @@ export class Exchange {
     else if (this.cancel.signal.aborted) failure = new AbortError(undefined, { requestId: this.requestId, cause: error });
     else failure = this.transportError(error, received);
     failure.message = redactText(failure.message, this.ctx.secrets);
+    if (failure.stack) failure.stack = redactText(failure.stack, this.ctx.secrets);
     return failure;
   }
 
