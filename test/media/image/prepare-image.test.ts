@@ -84,6 +84,13 @@ describe('prepareImage: orientation', () => {
     await expectUprightMarker(prepared);
   });
 
+  it('turns a HEIC photo stored sideways with an irot rotation upright, as phones store portraits', async () => {
+    const prepared = await prepareImage(fixture('marker-irot.heic'));
+    expect(prepared).toMatchObject({ mime: 'image/jpeg', width: 64, height: 48, converted: true, originalFormat: 'heic' });
+    expectHonest(prepared);
+    await expectUprightMarker(prepared);
+  });
+
   it('turns a TIFF with orientation 8 upright while converting it', async () => {
     const prepared = await prepareImage(fixture('marker-orientation-8.tif'));
     expect(prepared).toMatchObject({ mime: 'image/png', width: 64, height: 48, converted: true, originalFormat: 'tiff' });

@@ -13,6 +13,7 @@ describe('sniffImage', () => {
     ['marker.webp', 'webp', 'image/webp', 64, 48],
     ['marker.bmp', 'bmp', 'image/bmp', 64, 48],
     ['marker.heic', 'heic', 'image/heic', 64, 48],
+    ['marker-irot.heic', 'heic', 'image/heic', 48, 64],
     ['marker.avif', 'avif', 'image/avif', 64, 48],
     ['marker-orientation-8.tif', 'tiff', 'image/tiff', 48, 64],
     ['marker.svg', 'svg', 'image/svg+xml', 64, 48],
