@@ -46,7 +46,7 @@ function children(view: DataView, from: number, to: number): Box[] {
 }
 
 /** Brands of the leading `ftyp` box (major first), or undefined when the file does not start with one. */
-export function readFtypBrands(bytes: Uint8Array): string[] | undefined {
+function readFtypBrands(bytes: Uint8Array): string[] | undefined {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const ftyp = readBox(view, 0, bytes.byteLength);
   if (!ftyp || ftyp.type !== 'ftyp' || ftyp.end - ftyp.body < 8) return undefined;

@@ -4,7 +4,7 @@ import { readHeifInfo } from './heif-info.ts';
 /** Image formats Herald recognises from their bytes. */
 export type ImageFormat = 'jpeg' | 'png' | 'gif' | 'webp' | 'bmp' | 'heic' | 'heif' | 'avif' | 'tiff' | 'svg';
 
-export const IMAGE_MIME: Record<ImageFormat, string> = {
+const IMAGE_MIME: Record<ImageFormat, string> = {
   jpeg: 'image/jpeg',
   png: 'image/png',
   gif: 'image/gif',
