@@ -80,7 +80,7 @@ export class RateLimiter {
         'X-RateLimit-Global': 'true',
         'X-RateLimit-Scope': 'global',
       },
-      body: { message: 'You are being rate limited.', retry_after: round3(retryAfter), global: true },
+      body: { message: 'You are being rate limited.', retry_after: round3(retryAfter), global: true, code: 0 },
       hit: { method, route, majorParameter: '', bucket: 'global', global: true, scope: 'global', retryAfter, timestamp: now },
     };
   }
@@ -108,7 +108,7 @@ export class RateLimiter {
     return {
       allowed: false,
       headers: { ...headers, 'Retry-After': String(Math.ceil(resetAfter)), 'X-RateLimit-Scope': 'user' },
-      body: { message: 'You are being rate limited.', retry_after: round3(resetAfter), global: false },
+      body: { message: 'You are being rate limited.', retry_after: round3(resetAfter), global: false, code: 0 },
       hit: { method, route, majorParameter, bucket, global: false, scope: 'user', retryAfter: resetAfter, timestamp: now },
     };
   }
