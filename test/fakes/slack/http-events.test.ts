@@ -26,6 +26,10 @@ describe('events over HTTP to a real Bolt app', () => {
         await ack();
         await respond({ response_type: 'in_channel', text: `on it: ${command.text}` });
       });
+      app.action('retry', async ({ ack, respond }) => {
+        await ack();
+        await respond({ replace_original: true, text: 'retrying…' });
+      });
     });
   });
 
@@ -94,6 +98,17 @@ describe('events over HTTP to a real Bolt app', () => {
     expect(post.body).toMatchObject({ response_type: 'in_channel', text: 'on it: summarise' });
     const message = await fake.waitForMessage(fake.channelId, (m) => m.text === 'on it: summarise');
     expect(message.user).toBe(fake.botUserId);
+  });
+
+  it('a button press is acked and answered through its response_url', async () => {
+    const posted = await running!.app.client.chat.postMessage({ channel: fake.channelId, text: 'failed', blocks: [{ type: 'divider' }] });
+    const payload = fake.blockActionsPayload({ messageTs: String(posted.ts), actionId: 'retry' });
+    const delivery = await fake.sendInteractive(payload);
+    expect(delivery.status).toBe(200);
+    const post = await fake.waitFor(() => fake.responseUrlPosts[0]);
+    expect(post.body).toMatchObject({ replace_original: true, text: 'retrying…' });
+    expect(post.url).toBe(payload.response_url);
+    expect(fake.message(fake.channelId, String(posted.ts))?.versions.map((v) => v.text)).toEqual(['failed', 'retrying…']);
   });
 });
 

@@ -19,6 +19,7 @@ import {
   compareTs,
   hexSecret,
   slackId,
+  triggerId,
   verificationToken as newVerificationToken,
 } from './ids.ts';
 import type { FakeCore } from './method-types.ts';
@@ -223,6 +224,37 @@ export class FakeSlack {
   /** A response_url for interaction payloads a test builds itself. */
   mintResponseUrl(channel = this.channelId, user = this.userId): string {
     return this.#responseUrls.mint('actions', channel, user);
+  }
+
+  /** A `block_actions` payload for a button pressed on a message, with a fresh response_url and trigger_id. */
+  blockActionsPayload(options: { messageTs: string; actionId: string; value?: string; blockId?: string; channel?: string; user?: string }): Json {
+    const channel = options.channel ?? this.channelId;
+    const user = options.user ?? this.userId;
+    const message = this.workspace.findMessage(channel, options.messageTs);
+    return {
+      type: 'block_actions',
+      user: { id: user, username: this.workspace.users.get(user)?.name ?? 'user', team_id: this.teamId },
+      api_app_id: this.appId,
+      token: this.verificationToken,
+      container: { type: 'message', message_ts: options.messageTs, channel_id: channel, is_ephemeral: false },
+      trigger_id: triggerId(),
+      team: { id: this.teamId, domain: this.workspace.identity.teamDomain },
+      enterprise: null,
+      is_enterprise_install: false,
+      channel: { id: channel, name: this.workspace.channels.get(channel)?.name ?? 'directmessage' },
+      ...(message ? { message: this.workspace.render(message) } : {}),
+      state: { values: {} },
+      response_url: this.#responseUrls.mint('actions', channel, user, options.messageTs),
+      actions: [
+        {
+          action_id: options.actionId,
+          block_id: options.blockId ?? 'actions',
+          type: 'button',
+          ...(options.value !== undefined ? { value: options.value } : {}),
+          action_ts: this.workspace.clock.next(),
+        },
+      ],
+    };
   }
 
   get responseUrlPosts(): readonly ResponseUrlPost[] {

@@ -18,7 +18,7 @@ export interface ResponseUrlPost {
   user: string;
   body: Json;
   status: number;
-  /** The message an in_channel response created. */
+  /** The message an in_channel response created, or the original it replaced. */
   ts?: string;
   at: number;
 }
@@ -26,6 +26,8 @@ export interface ResponseUrlPost {
 interface Issued {
   channel: string;
   user: string;
+  /** The message an interaction came from: replace_original/delete_original act on it. */
+  messageTs?: string;
   uses: number;
   createdAt: number;
 }
@@ -42,9 +44,9 @@ export class ResponseUrls {
   }
 
   /** A fresh response_url; `kind` is the path Slack uses ("commands" for slash commands, "actions" otherwise). */
-  mint(kind: 'commands' | 'actions', channel: string, user: string): string {
+  mint(kind: 'commands' | 'actions', channel: string, user: string, messageTs?: string): string {
     const path = `/${kind}/${this.#ws.identity.teamId}/${randomInt(1e12, 9e12)}/${randomBytes(12).toString('base64url')}`;
-    this.#issued.set(path, { channel, user, uses: 0, createdAt: Date.now() });
+    this.#issued.set(path, { channel, user, uses: 0, createdAt: Date.now(), ...(messageTs ? { messageTs } : {}) });
     return `${this.#baseUrl}${path}`;
   }
 
@@ -81,7 +83,9 @@ export class ResponseUrls {
       return sendText(res, 404, 'used_url');
     }
     issued.uses += 1;
+    const original = issued.messageTs ? this.#ws.findMessage(issued.channel, issued.messageTs) : undefined;
     if (body.delete_original === true || body.delete_original === 'true') {
+      if (original) this.#ws.removeMessage(original.channel, original.ts);
       record(200);
       return sendText(res, 200, 'ok');
     }
@@ -91,7 +95,12 @@ export class ResponseUrls {
       return sendText(res, 400, content.error);
     }
     let ts: string | undefined;
-    if (body.response_type === 'in_channel') {
+    if ((body.replace_original === true || body.replace_original === 'true') && original) {
+      original.text = content.text;
+      original.blocks = content.blocks && content.blocks.length > 0 ? content.blocks : undefined;
+      original.versions.push({ at: Date.now(), text: original.text, ...(original.blocks ? { blocks: original.blocks } : {}) });
+      ts = original.ts;
+    } else if (body.response_type === 'in_channel') {
       const message: StoredMessage = {
         channel: issued.channel,
         ts: this.#ws.clock.next(),
