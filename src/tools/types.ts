@@ -1,0 +1,56 @@
+import type { Logger } from '../log/logger.ts';
+import type { JsonSchemaObject } from '../service/types.ts';
+
+/** A message of the current channel, as the adapter reports it to the `recent_messages` tool. */
+export interface RecentMessage {
+  author: string;
+  text: string;
+  /** ISO 8601 time the message was sent. */
+  at?: string;
+  isBot?: boolean;
+}
+
+/** What a tool handler may use; the platform-specific parts come from the adapter per request. */
+export interface ToolContext {
+  /** Aborted when the user's request is cancelled or the tool times out. */
+  signal: AbortSignal;
+  /** IANA time zone of the deployment (TZ). */
+  timezone: string;
+  now(): Date;
+  platform: string;
+  workspaceId?: string;
+  channelId: string;
+  userId: string;
+  userName: string;
+  /** Latest messages of the current channel or thread, newest last; absent when the adapter cannot read them. */
+  recentMessages?: (limit: number) => Promise<RecentMessage[]>;
+  logger: Logger;
+}
+
+export interface ToolAttachment {
+  name: string;
+  mime: string;
+  data: Buffer;
+}
+
+/**
+ * What a handler returns: a string goes to the model as is; `{ result }` is sent as JSON; attachments
+ * are passed to the user with the reply (the model only sees their names).
+ */
+export type ToolOutput = string | { result: unknown; attachments?: ToolAttachment[] };
+
+export interface ToolDefinition<Args = Record<string, unknown>> {
+  /** 1-64 characters: letters, digits, `_` and `-`. */
+  name: string;
+  description: string;
+  /** The arguments' JSON schema; arguments are checked against it before the handler runs. */
+  parameters: JsonSchemaObject;
+  /** Whether the tool can be offered in this context (default: always). */
+  available?(context: ToolContext): boolean;
+  handler(args: Args, context: ToolContext): ToolOutput | Promise<ToolOutput>;
+}
+
+/** Typed helper for writing a tool: `defineTool<{ city: string }>({ ... })`. */
+export function defineTool<Args>(tool: ToolDefinition<Args>): ToolDefinition {
+  return tool as unknown as ToolDefinition;
+}
