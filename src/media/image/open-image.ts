@@ -91,8 +91,9 @@ export async function openImage(input: Buffer, sniffed: SniffedImage, maxPixels:
   try {
     if (format === 'bmp') return fromRaw(decodeBmp(input));
     if (format !== 'heic' && format !== 'heif') return await fromSharp(input, sniffed, maxPixels);
+    // A file libvips cannot even parse is damaged; one it parses but cannot decode is HEVC-coded.
+    const opened = await fromSharp(input, sniffed, maxPixels);
     try {
-      const opened = await fromSharp(input, sniffed, maxPixels);
       await opened.validate();
       return { ...opened, validate: async () => {} };
     } catch {
