@@ -28,7 +28,6 @@ export interface ParsedRequest {
   formToken?: string;
   /** Slack answers a JSON post without `charset` with a `missing_charset` warning. */
   missingCharset: boolean;
-  contentType: string;
 }
 
 /**
@@ -77,7 +76,7 @@ export async function parseApiRequest(req: IncomingMessage, body: Buffer, url: U
     }
   }
   delete args.token;
-  return { args, formToken, missingCharset, contentType };
+  return { args, ...(formToken !== undefined ? { formToken } : {}), missingCharset };
 }
 
 export function bearerToken(req: IncomingMessage): string | undefined {

@@ -165,7 +165,6 @@ export class FakeSlack {
     this.socket.setBaseUrl(`ws://127.0.0.1:${port}`);
     const core: FakeCore = {
       ws: this.workspace,
-      baseUrl: this.baseUrl,
       botToken: this.botToken,
       appToken: this.appToken,
       scopes: options.scopes ?? DEFAULT_SCOPES,

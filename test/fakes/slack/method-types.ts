@@ -5,8 +5,6 @@ import type { Json, SlackChannel, Workspace } from './state.ts';
 /** What Web API method handlers may reach of the running fake. */
 export interface FakeCore {
   readonly ws: Workspace;
-  /** http://127.0.0.1:PORT — where the fake's API, files and webhooks live. */
-  readonly baseUrl: string;
   readonly botToken: string;
   readonly appToken: string;
   readonly scopes: string[];
