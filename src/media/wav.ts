@@ -95,14 +95,16 @@ function parseFmt(view: DataView, at: number, size: number): Omit<WavLayout, 'da
     if (size < 40 || at + 26 > view.byteLength) throw corrupt('extensible format chunk too short');
     formatTag = view.getUint16(at + 24, true);
   }
-  if (channelCount === 0 || sampleRate === 0) throw corrupt('zero channels or sample rate');
-  const bytesPerSample = channelCount > 0 && blockAlign % channelCount === 0 ? blockAlign / channelCount : 0;
-  if (bytesPerSample === 0 || bytesPerSample * 8 < bitsPerSample) throw corrupt('inconsistent block size');
-  if (formatTag === WAVE_FORMAT_PCM && bytesPerSample >= 1 && bytesPerSample <= 4) {
-    return { kind: 'int', bytesPerSample, channelCount, sampleRate, blockAlign };
-  }
-  if (formatTag === WAVE_FORMAT_IEEE_FLOAT && (bytesPerSample === 4 || bytesPerSample === 8)) {
-    return { kind: 'float', bytesPerSample, channelCount, sampleRate, blockAlign };
+  if (formatTag === WAVE_FORMAT_PCM || formatTag === WAVE_FORMAT_IEEE_FLOAT) {
+    if (channelCount === 0 || sampleRate === 0) throw corrupt('zero channels or sample rate');
+    const bytesPerSample = blockAlign % channelCount === 0 ? blockAlign / channelCount : 0;
+    if (bytesPerSample === 0 || bytesPerSample * 8 < bitsPerSample) throw corrupt('inconsistent block size');
+    if (formatTag === WAVE_FORMAT_PCM && bytesPerSample <= 4) {
+      return { kind: 'int', bytesPerSample, channelCount, sampleRate, blockAlign };
+    }
+    if (formatTag === WAVE_FORMAT_IEEE_FLOAT && (bytesPerSample === 4 || bytesPerSample === 8)) {
+      return { kind: 'float', bytesPerSample, channelCount, sampleRate, blockAlign };
+    }
   }
   throw new MediaError(
     `This WAV file uses an encoding Herald cannot read (format ${formatTag}, ${bitsPerSample}-bit); ` +

@@ -76,19 +76,34 @@ function mpegFrame(bytes: Uint8Array, at: number): MpegFrame | undefined {
   return { layer, key: (b1 & 0xfe) * 4 + rateIndex, length };
 }
 
-function adtsFrameLength(bytes: Uint8Array, at: number): number | undefined {
-  if (at + 7 > bytes.length || bytes[at] !== 0xff || (bytes[at + 1]! & 0xf6) !== 0xf0) return undefined;
-  if (((bytes[at + 2]! >> 2) & 0xf) > 12) return undefined;
-  const length = ((bytes[at + 3]! & 3) << 11) | (bytes[at + 4]! << 3) | (bytes[at + 5]! >> 5);
-  return length >= 7 ? length : undefined;
+interface AdtsFrame {
+  /** The header fields every frame of one stream repeats: MPEG version, profile, rate, channels. */
+  key: number;
+  length: number;
 }
 
-/** True when `count` frames follow each other from `at` (or the file ends cleanly after at least one). */
+function adtsFrame(bytes: Uint8Array, at: number): AdtsFrame | undefined {
+  if (at + 7 > bytes.length || bytes[at] !== 0xff || (bytes[at + 1]! & 0xf6) !== 0xf0) return undefined;
+  const b2 = bytes[at + 2]!;
+  const channelConfig = ((b2 & 1) << 2) | (bytes[at + 3]! >> 6);
+  if (((b2 >> 2) & 0xf) > 12 || channelConfig === 0) return undefined;
+  const headerLength = bytes[at + 1]! & 1 ? 7 : 9;
+  const length = ((bytes[at + 3]! & 3) << 11) | (bytes[at + 4]! << 3) | (bytes[at + 5]! >> 5);
+  if (length <= headerLength) return undefined;
+  return { key: ((bytes[at + 1]! & 0x09) << 16) | ((b2 & 0xfd) << 8) | channelConfig, length };
+}
+
+/**
+ * True when `count` whole frames follow each other from `at`, or when at least two do and then the
+ * file ends (a short or truncated file). One lone sync word is too easy to find in random bytes.
+ */
 function framesChain(bytes: Uint8Array, at: number, count: number, next: (at: number) => number | undefined): boolean {
-  for (let i = 0; i < count; i++) {
+  let whole = 0;
+  while (whole < count) {
     const length = next(at);
-    if (length === undefined) return i > 0 && at >= bytes.length;
+    if (length === undefined || at + length > bytes.length) return whole >= 2 && (length === undefined ? at >= bytes.length : true);
     at += length;
+    whole++;
   }
   return true;
 }
@@ -109,7 +124,12 @@ function sniffMpegOrAdts(bytes: Uint8Array, from: number, searchLimit: number): 
           : { format: 'mp2', label: `MPEG audio layer ${frame.layer === 1 ? 'I' : 'II'}` };
       }
     }
-    if (adtsFrameLength(bytes, at) !== undefined && framesChain(bytes, at, 3, (p) => adtsFrameLength(bytes, p))) {
+    const adts = adtsFrame(bytes, at);
+    const sameAdtsStream = (p: number) => {
+      const f = adtsFrame(bytes, p);
+      return f && f.key === adts!.key ? f.length : undefined;
+    };
+    if (adts && framesChain(bytes, at, 3, sameAdtsStream)) {
       return { format: 'aac-adts', label: 'AAC (ADTS)' };
     }
   }
