@@ -4,6 +4,7 @@ import {
   ComponentType,
   DiscordAPIError,
   MessageFlags,
+  type ChatInputApplicationCommandData,
   type ChatInputCommandInteraction,
   type Client,
   type Interaction,
@@ -12,7 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeDiscord, type FakeDiscord } from './index.ts';
 import { readyClient } from './test-client.ts';
 
-const ASK = {
+const ASK: ChatInputApplicationCommandData = {
   name: 'ask',
   description: 'Ask a question',
   options: [

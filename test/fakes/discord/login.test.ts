@@ -1,4 +1,4 @@
-import { ChannelType as DjsChannelType, type Client, type Message } from 'discord.js';
+import { ChannelType as DjsChannelType, GatewayDispatchEvents, type Client, type Message } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeDiscord, type FakeDiscord } from './index.ts';
 import { readyClient } from './test-client.ts';
@@ -98,7 +98,7 @@ describe('fake discord: login and gateway events with discord.js', () => {
   it('answers op 4 voice joins with VOICE_STATE_UPDATE and VOICE_SERVER_UPDATE at the configured endpoint', async () => {
     fake.setVoiceServer({ endpoint: '127.0.0.1:4242', token: 'voice-token' });
     client = await readyClient(fake);
-    const serverUpdate = new Promise<unknown>((resolve) => client!.ws.on('VOICE_SERVER_UPDATE', resolve));
+    const serverUpdate = new Promise<unknown>((resolve) => client!.ws.on(GatewayDispatchEvents.VoiceServerUpdate, resolve));
     const stateUpdate = new Promise<unknown>((resolve) => client!.on('voiceStateUpdate', (_old, state) => resolve(state.channelId)));
     client.guilds.cache.get(fake.guild.id)!.shard.send({
       op: 4, d: { guild_id: fake.guild.id, channel_id: fake.voiceChannel.id, self_mute: false, self_deaf: true },
