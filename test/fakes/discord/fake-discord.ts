@@ -293,8 +293,8 @@ export class FakeDiscord {
   }
 
   /** Resolves with the predicate's first truthy result, re-checked on every change of the fake and every 20 ms. */
-  waitFor<T>(predicate: () => T | undefined | null | false, options: WaitForOptions = {}): Promise<T> {
-    const timeoutMs = options.timeoutMs ?? 5_000;
+  waitFor<T>(predicate: () => T | undefined | null | false, options: WaitForOptions | number = {}): Promise<T> {
+    const { timeoutMs = 5_000, description = 'condition' } = typeof options === 'number' ? { timeoutMs: options } : options;
     return new Promise<T>((resolve, reject) => {
       const finish = () => {
         clearInterval(interval);
@@ -320,7 +320,7 @@ export class FakeDiscord {
       const interval = setInterval(() => waiter.check(), 20);
       const timer = setTimeout(() => {
         finish();
-        reject(new Error(`fake discord: timed out after ${timeoutMs} ms waiting for ${options.description ?? 'condition'}`));
+        reject(new Error(`fake discord: timed out after ${timeoutMs} ms waiting for ${description}`));
       }, timeoutMs);
       this.#waiters.add(waiter);
       waiter.check();
