@@ -1,6 +1,7 @@
 import { MediaError } from '../../errors.ts';
 import { readWav, type PcmAudio } from '../wav.ts';
 import { createResampler } from './resample.ts';
+import { completeOggPages } from './ogg-pages.ts';
 import { demuxMatroskaAudio, type MatroskaTrack } from './matroska.ts';
 import type { AudioFormat } from './sniff-audio.ts';
 import {
@@ -38,6 +39,7 @@ interface DecodedChunk {
 }
 
 const CHUNK_BYTES = 64 * 1024;
+const EMPTY_RECORDING_MAX_BYTES = 4096;
 // Zero bytes keep a frame's CRC-16 valid, so the padding is absorbed by the last frame unnoticed.
 const FLAC_TAIL_PADDING = 32;
 
@@ -47,8 +49,8 @@ function damaged(cause?: unknown): MediaError {
 
 /**
  * Decodes `bytes` piece by piece, handing each piece of planar audio to `onAudio` as it comes
- * (a throwing `onAudio`, e.g. on a length limit, stops decoding). Throws MediaError `corrupt`
- * when nothing decodes and the decoder reported errors, `empty` when the stream holds no audio.
+ * (a throwing `onAudio`, e.g. on a length limit, stops decoding). Throws MediaError `empty` when a
+ * small file holds no audio, `corrupt` when nothing decodes from a larger one or from broken data.
  */
 export async function decodeStream(
   bytes: Uint8Array,
@@ -64,8 +66,9 @@ export async function decodeStream(
     samples += decoded.samplesDecoded;
     onAudio({ sampleRate: decoded.sampleRate, channels: decoded.channelData.map((c) => c.subarray(0, decoded.samplesDecoded)) });
   };
+  const input = format.startsWith('ogg-') ? completeOggPages(bytes) : bytes;
   const chunks = function* () {
-    for (let at = 0; at < bytes.length; at += CHUNK_BYTES) yield bytes.subarray(at, at + CHUNK_BYTES);
+    for (let at = 0; at < input.length; at += CHUNK_BYTES) yield input.subarray(at, at + CHUNK_BYTES);
   };
   const opusRate = options.opusSampleRate ?? 48000;
   try {
@@ -113,7 +116,8 @@ export async function decodeStream(
     throw damaged(error);
   }
   if (samples === 0) {
-    if (errors > 0) throw damaged();
+    // Headers of a zero-length recording take a few hundred bytes; anything bigger that yields no audio is damaged.
+    if (errors > 0 || bytes.length > EMPTY_RECORDING_MAX_BYTES) throw damaged();
     throw new MediaError('The audio file contains no sound to transcribe.', { code: 'empty' });
   }
 }
