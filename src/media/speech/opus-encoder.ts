@@ -84,3 +84,28 @@ export class OpusFrameEncoder {
     return encoder;
   }
 }
+
+const warmedUp = new Set<string>();
+
+/**
+ * V8 compiles wasm functions on their first call, which makes a process's first Opus frames take
+ * ~30 ms each. Encoding a few frames of noise on a throwaway encoder (never the stream's own: that
+ * would leave the noise in its state) moves this one-off cost before the audio arrives.
+ */
+export function warmUpOpusEncoder(settings: OpusEncoderSettings): void {
+  const key = JSON.stringify(settings);
+  if (warmedUp.has(key)) return;
+  warmedUp.add(key);
+  const encoder = new OpusFrameEncoder(settings);
+  const noise = Buffer.alloc(encoder.frameSamples * settings.channels * 2);
+  let seed = 1;
+  for (let i = 0; i < noise.length; i += 2) {
+    seed = (seed * 1103515245 + 12345) >>> 0;
+    noise.writeInt16LE((seed >>> 16) - 32768, i);
+  }
+  try {
+    for (let i = 0; i < 3; i++) encoder.encode(noise);
+  } finally {
+    encoder.delete();
+  }
+}

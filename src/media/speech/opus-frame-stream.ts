@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { HalfBandUpsampler } from './half-band-upsampler.ts';
-import { FRAME_SAMPLES_48K, OpusFrameEncoder, PRE_SKIP } from './opus-encoder.ts';
+import { FRAME_SAMPLES_48K, OpusFrameEncoder, PRE_SKIP, warmUpOpusEncoder, type OpusEncoderSettings } from './opus-encoder.ts';
 import { joinPcm16 } from './pcm16-joiner.ts';
 import { toInt16 } from './samples.ts';
 
@@ -25,22 +25,25 @@ export async function* opusFrameStream(
   pcm16Chunks: AsyncIterable<Uint8Array>,
   options: OpusFrameStreamOptions = {},
 ): AsyncGenerator<Buffer, void, undefined> {
-  const encoder = new OpusFrameEncoder({
+  const settings: OpusEncoderSettings = {
     sampleRate: 48000,
     channels: 2,
     bitrate: options.bitrate ?? 64_000,
     maxBandwidth: 'superwideband',
     complexity: options.complexity ?? 10,
-  });
+  };
+  warmUpOpusEncoder(settings); // runs while the player waits for the first chunk
+  const encoder = new OpusFrameEncoder(settings);
   const upsampler = new HalfBandUpsampler();
   const frame = Buffer.alloc(FRAME_BYTES);
+  const view = new DataView(frame.buffer, frame.byteOffset, FRAME_BYTES);
   let filled = 0;
 
   function* frames(samples: Float32Array): Generator<Buffer> {
     for (let i = 0; i < samples.length; i++) {
       const value = toInt16(samples[i]!);
-      frame.writeInt16LE(value, filled);
-      frame.writeInt16LE(value, filled + 2);
+      view.setInt16(filled, value, true);
+      view.setInt16(filled + 2, value, true);
       filled += 4;
       if (filled === FRAME_BYTES) {
         yield encoder.encode(frame);
