@@ -56,10 +56,10 @@ describe('Opus decoding is sample-exact', () => {
     expect(audio.channels[0]).toHaveLength(OPUS_SAMPLES_48K);
   });
 
-  it.each([
+  it.for([
     ['voice-note.ogg', 'ogg-opus'],
     ['voice-note.webm', 'webm-opus'],
-  ] as const)('%s matches a live ffmpeg libopus decode in length and in value', async (name, format, ctx) => {
+  ] as const)('%s matches a live ffmpeg libopus decode in length and in value', async ([name, format], ctx) => {
     if (!FFMPEG) ctx.skip(NO_FFMPEG);
     const reference = ffmpegDecode(fixturePath(name), { libopus: true });
     const audio = await decodeAudio(fixture(name), format);
@@ -220,11 +220,11 @@ describe('other codecs', () => {
     expect(rms(audio.channels[0]!)).toBeGreaterThan(0.02);
   });
 
-  it.each([
+  it.for([
     ['speech.flac', 'flac', 1e-4],
     ['speech-vorbis.ogg', 'ogg-vorbis', 1e-3],
     ['speech.mp3', 'mp3', 1e-3],
-  ] as const)('%s matches ffmpeg\'s decode sample by sample', async (name, format, tolerance, ctx) => {
+  ] as const)('%s matches ffmpeg\'s decode sample by sample', async ([name, format, tolerance], ctx) => {
     if (!FFMPEG) ctx.skip(NO_FFMPEG);
     const reference = ffmpegDecode(fixturePath(name));
     const audio = await decodeAudio(fixture(name), format);
