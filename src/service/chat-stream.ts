@@ -1,4 +1,5 @@
 import { ChatChunkReader } from './chat-chunk-reader.ts';
+import { bodyGist } from './error-response.ts';
 import { ResponseFormatError, type ServiceError } from './errors.ts';
 import { Exchange, STOPPED } from './exchange.ts';
 import { MessagesEventReader } from './messages-event-reader.ts';
@@ -14,7 +15,8 @@ export function parseResult(format: WireFormat, text: string, requestId: string 
   try {
     json = JSON.parse(text);
   } catch (cause) {
-    throw new ResponseFormatError('The AI service sent a response that is not valid JSON.', { requestId, cause });
+    const gist = bodyGist(text, secrets);
+    throw new ResponseFormatError(`The AI service sent a response that is not valid JSON${gist ? ` (${JSON.stringify(gist)})` : ''}.`, { requestId, cause });
   }
   return format === 'chat' ? resultFromChat(json, requestId, secrets) : resultFromMessages(json, requestId, secrets);
 }
@@ -65,6 +67,13 @@ export class ServiceChatStream implements ChatStream {
     let outcome: { usage?: Usage; error?: ServiceError | typeof STOPPED } = { error: STOPPED };
     try {
       const opened = await exchange.open();
+      if (opened.contentType.startsWith('text/html')) {
+        // A proxy's page with status 200: the SSE parser would skip it all and report an empty answer.
+        const gist = bodyGist(await exchange.readAll(opened.first), this.secrets);
+        throw new ResponseFormatError(`The AI service answered with a web page instead of a stream${gist ? ` (${JSON.stringify(gist)})` : ''}.`, {
+          requestId: exchange.requestId,
+        });
+      }
       if (opened.contentType.includes('application/json')) {
         // The service answered a stream request with one JSON object (some proxies do): same deltas.
         const result = parseResult(this.format, await exchange.readAll(opened.first), exchange.requestId, this.secrets);

@@ -1,4 +1,5 @@
 import { Agent, type Dispatcher } from 'undici';
+import type { Config } from '../config/config.ts';
 import type { Logger } from '../log/logger.ts';
 import { ServiceChatStream, parseResult, type WireFormat } from './chat-stream.ts';
 import { Exchange, STOPPED, type ExchangeContext } from './exchange.ts';
@@ -97,4 +98,10 @@ export class ServiceClient {
       throw failure === STOPPED ? error : failure;
     }
   }
+}
+
+/** The client for the configured service (API_BASE_URL, API_KEY, API_AUTH, timeouts, retries). */
+export function createServiceClient(config: Config, logger: Logger): ServiceClient {
+  const { baseUrl, key, auth, messagesPrefix, timeouts, maxRetries } = config.api;
+  return new ServiceClient({ baseUrl, apiKey: key, auth, messagesPrefix, timeouts, maxRetries, logger });
 }

@@ -57,6 +57,13 @@ function plainText(body: string): string | undefined {
   return body.replace(/\s+/g, ' ');
 }
 
+/** What an unexpected body says, in a few words (a page title, a line of text). */
+export function bodyGist(body: string, secrets: readonly string[]): string | undefined {
+  const message = parseErrorBody(body).message;
+  if (!message) return undefined;
+  return redactText(message.length > 100 ? `${message.slice(0, 99)}…` : message, secrets);
+}
+
 function clip(text: string): string {
   return text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL - 1)}…` : text;
 }

@@ -112,13 +112,14 @@ export class Exchange {
       this.timedOut = new TimeoutError(timeoutMessage(phase, limitMs), { phase, timeoutMs: limitMs, requestId: this.requestId });
       this.controller?.abort();
     });
-    if (init.signal?.aborted) this.cancel.abort();
-    else init.signal?.addEventListener('abort', this.onCallerAbort, { once: true });
     this.cancel.signal.addEventListener('abort', () => this.controller?.abort(), { once: true });
   }
 
   /** Sends the request, retrying as allowed, until a 2xx answer's first body chunk has arrived. */
   async open(): Promise<Opened> {
+    // Listening only from here, so a stream that is never read leaves nothing on the caller's signal.
+    if (this.init.signal?.aborted) this.cancel.abort();
+    else this.init.signal?.addEventListener('abort', this.onCallerAbort, { once: true });
     for (;;) {
       try {
         return await this.tryOnce();
@@ -145,13 +146,14 @@ export class Exchange {
 
   /** The next body chunk, or undefined at the end of the body. */
   async next(): Promise<Buffer | undefined> {
+    this.watchdog.wait();
     const step = await this.chunks!.next();
+    this.watchdog.hold();
     if (step.done) {
       this.ended = true;
       this.watchdog.stop();
       return undefined;
     }
-    this.watchdog.touch();
     return step.value;
   }
 

@@ -1,14 +1,17 @@
 import type { TimeoutPhase } from './errors.ts';
 
 /**
- * One timer per request for the first-byte and idle limits. `touch` only stores a timestamp (it runs
- * once per network chunk); the timer re-arms itself for the time left instead of being reset each time.
+ * One timer per request for the first-byte and idle limits. Only time spent waiting for the service
+ * counts: `wait()` starts the clock before each read and `hold()` stops it while the caller is busy
+ * with what arrived (a slow consumer is not a silent service). Both only store a timestamp and a
+ * flag; the timer re-arms itself for the time left instead of being reset on every chunk.
  */
 export class Watchdog {
   private readonly onExpire: (phase: TimeoutPhase, limitMs: number) => void;
   private phase: TimeoutPhase = 'first_byte';
   private limitMs = 0;
-  private last = 0;
+  private since = 0;
+  private waiting = false;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(onExpire: (phase: TimeoutPhase, limitMs: number) => void) {
@@ -18,13 +21,18 @@ export class Watchdog {
   arm(phase: TimeoutPhase, limitMs: number): void {
     this.phase = phase;
     this.limitMs = limitMs;
-    this.last = performance.now();
+    this.wait();
     clearTimeout(this.timer);
     this.timer = setTimeout(this.check, limitMs);
   }
 
-  touch(): void {
-    this.last = performance.now();
+  wait(): void {
+    this.since = performance.now();
+    this.waiting = true;
+  }
+
+  hold(): void {
+    this.waiting = false;
   }
 
   stop(): void {
@@ -33,7 +41,7 @@ export class Watchdog {
   }
 
   private readonly check = (): void => {
-    const quiet = performance.now() - this.last;
+    const quiet = this.waiting ? performance.now() - this.since : 0;
     if (quiet >= this.limitMs) {
       this.timer = undefined;
       this.onExpire(this.phase, this.limitMs);

@@ -191,6 +191,57 @@ describe('failures after the answer started', () => {
   });
 });
 
+describe('answers that are not what was asked for', () => {
+  it('does not count a slow consumer as a silent service', async () => {
+    emu.pace.tokensPerSecond = 100;
+    try {
+      let text = '';
+      for await (const delta of client.chatStream(ask('long 12'))) {
+        if (delta.type === 'content') text += delta.text;
+        // Longer than the 300 ms idle limit, while the service keeps sending every few ms.
+        if (delta.type === 'content' && text.length < 30) await new Promise((resolve) => setTimeout(resolve, 400));
+      }
+      expect(text).toMatch(/^Alpha bravo .* lima\.$/);
+    } finally {
+      emu.pace.tokensPerSecond = 0;
+    }
+  });
+
+  it('explains a proxy page sent with status 200, streamed or not', async () => {
+    const page = '<html><head><title>Captive portal</title></head><body>Log in first</body></html>';
+    const server = await localServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(page);
+    });
+    const local = testClient(server.url, 'k-123456');
+    const streamed = await failure(local.client.chatStream(ask()).finalResult());
+    const whole = await failure(local.client.chat(ask()));
+    await local.client.close();
+    await server.close();
+    expect(streamed).toBeInstanceOf(ResponseFormatError);
+    expect(streamed.message).toBe('The AI service answered with a web page instead of a stream ("Captive portal").');
+    expect(whole.message).toBe('The AI service sent a response that is not valid JSON ("Captive portal").');
+  });
+
+  it('turns a whole JSON completion sent to a stream request into the same deltas', async () => {
+    const completion = { model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'all at once' }, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 3, total_tokens: 4 } };
+    const server = await localServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(completion));
+    });
+    const local = testClient(server.url, 'k-123456');
+    const deltas: ChatDelta[] = [];
+    for await (const delta of local.client.chatStream(ask())) deltas.push(delta);
+    await local.client.close();
+    await server.close();
+    expect(deltas).toEqual([
+      { type: 'content', text: 'all at once' },
+      { type: 'usage', usage: expect.objectContaining({ totalTokens: 4 }) },
+      { type: 'finish', reason: 'stop' },
+    ]);
+  });
+});
+
 describe('stopping a stream', () => {
   it('closes the HTTP connection when the consumer leaves the loop early', async () => {
     let closedAt = 0;
