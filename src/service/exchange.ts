@@ -133,11 +133,7 @@ export class Exchange {
           'service request failed before any answer; retrying',
         );
         this.release(true);
-        try {
-          await sleep(wait, this.cancel.signal);
-        } catch (abort) {
-          throw this.stopped ? abort : new AbortError();
-        }
+        await sleep(wait, this.cancel.signal);
         this.attempt++;
         this.timedOut = undefined;
       }
@@ -219,6 +215,7 @@ export class Exchange {
     if (this.cancel.signal.aborted) throw new AbortError();
     const controller = new AbortController();
     this.controller = controller;
+    this.retryAfterMs = undefined;
     const { timeouts } = this.ctx;
     const response = await this.ctx.dispatcher.request({
       origin: this.ctx.origin,
