@@ -1,0 +1,131 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+export type TokenKind = 'prompt' | 'completion' | 'reasoning' | 'cached' | 'image' | 'audio';
+export type AudioDirection = 'in' | 'out';
+
+export interface CounterHandle<L extends Record<string, string>> {
+  inc(labels: L, value?: number): void;
+}
+
+export interface PlainCounterHandle {
+  inc(value?: number): void;
+}
+
+export interface HistogramHandle<L extends Record<string, string>> {
+  observe(labels: L, seconds: number): void;
+  /** Starts a clock; calling the returned function records the elapsed seconds (and returns them). */
+  startTimer(labels: L): () => number;
+}
+
+export interface GaugeHandle<L extends Record<string, string>> {
+  inc(labels: L, value?: number): void;
+  dec(labels: L, value?: number): void;
+  set(labels: L, value: number): void;
+}
+
+export interface PlainGaugeHandle {
+  inc(value?: number): void;
+  dec(value?: number): void;
+  set(value: number): void;
+}
+
+export interface Metrics {
+  /** Scraped by GET /metrics; one per Metrics object, so tests and several apps never share state. */
+  registry: Registry;
+  /** Requests handled, by capability (chat, describe, transcribe, synthesize…), platform and outcome (ok, error…). */
+  requests: CounterHandle<{ capability: string; platform: string; outcome: string }>;
+  timeToFirstToken: HistogramHandle<{ capability: string }>;
+  replyDuration: HistogramHandle<{ capability: string }>;
+  tokens: CounterHandle<{ kind: TokenKind }>;
+  webSearchCalls: PlainCounterHandle;
+  audioSeconds: CounterHandle<{ direction: AudioDirection }>;
+  /** 429 answers from a platform API, by platform and route (the route template, never an id-bearing path). */
+  platformRateLimited: CounterHandle<{ platform: string; route: string }>;
+  serviceErrors: CounterHandle<{ code: string }>;
+  /** Waiting items per queue (voice playback queues, conversation lock waiters). */
+  queueLength: GaugeHandle<{ queue: string }>;
+  inflightReplies: PlainGaugeHandle;
+}
+
+export interface MetricsOptions {
+  /** Node process metrics (event loop lag, heap, GC, handles). Default true. */
+  defaultMetrics?: boolean;
+}
+
+export const METRIC_PREFIX = 'herald_';
+
+// Model latency: first tokens arrive in well under a second up to half a minute with thinking and search.
+const FIRST_TOKEN_BUCKETS = [0.1, 0.25, 0.5, 1, 2, 3, 5, 8, 13, 20, 30, 60];
+// Whole replies: short answers take seconds, long reasoning or speech minutes.
+const REPLY_BUCKETS = [0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600];
+
+export function createMetrics(options: MetricsOptions = {}): Metrics {
+  const registry = new Registry();
+  if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry, prefix: METRIC_PREFIX });
+  const registers = [registry];
+  const name = (suffix: string) => `${METRIC_PREFIX}${suffix}`;
+
+  return {
+    registry,
+    requests: new Counter({
+      name: name('requests_total'),
+      help: 'Requests handled, by capability, platform and outcome.',
+      labelNames: ['capability', 'platform', 'outcome'] as const,
+      registers,
+    }),
+    timeToFirstToken: new Histogram({
+      name: name('time_to_first_token_seconds'),
+      help: 'Seconds from sending a request to the service until the first answer token arrived.',
+      labelNames: ['capability'] as const,
+      buckets: FIRST_TOKEN_BUCKETS,
+      registers,
+    }),
+    replyDuration: new Histogram({
+      name: name('reply_duration_seconds'),
+      help: 'Seconds from receiving a user request until the reply was complete.',
+      labelNames: ['capability'] as const,
+      buckets: REPLY_BUCKETS,
+      registers,
+    }),
+    tokens: new Counter({
+      name: name('tokens_total'),
+      help: 'Tokens reported by the service, by kind.',
+      labelNames: ['kind'] as const,
+      registers,
+    }),
+    webSearchCalls: new Counter({
+      name: name('web_search_calls_total'),
+      help: 'Web searches the service performed (each is billed).',
+      registers,
+    }),
+    audioSeconds: new Counter({
+      name: name('audio_seconds_total'),
+      help: 'Seconds of audio transcribed (in) and synthesized (out).',
+      labelNames: ['direction'] as const,
+      registers,
+    }),
+    platformRateLimited: new Counter({
+      name: name('platform_rate_limited_total'),
+      help: 'HTTP 429 answers from a chat platform API, by platform and route.',
+      labelNames: ['platform', 'route'] as const,
+      registers,
+    }),
+    serviceErrors: new Counter({
+      name: name('service_errors_total'),
+      help: 'Failed service requests, by error code.',
+      labelNames: ['code'] as const,
+      registers,
+    }),
+    queueLength: new Gauge({
+      name: name('queue_length'),
+      help: 'Items waiting, by queue.',
+      labelNames: ['queue'] as const,
+      registers,
+    }),
+    inflightReplies: new Gauge({
+      name: name('inflight_replies'),
+      help: 'Replies being produced right now.',
+      registers,
+    }),
+  };
+}
