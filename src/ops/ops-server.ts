@@ -1,0 +1,132 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '../log/logger.ts';
+import type { HealthRegistry } from './health.ts';
+import type { Metrics } from './metrics.ts';
+
+/** Sees the request unchanged (the full path, prefix included) and owns the response. */
+export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
+export interface OpsServerOptions {
+  health: HealthRegistry;
+  metrics: Metrics;
+  logger: Logger;
+}
+
+export interface CloseOptions {
+  /** How long requests in progress may take before their connections are cut. Default 5000 ms. */
+  graceMs?: number;
+}
+
+/**
+ * One HTTP server per process: /healthz, /readyz and /metrics, plus whatever platform adapters mount.
+ *
+ * Slack HTTP mode mounts Bolt's receiver instead of letting Bolt listen on a port of its own: build an
+ * `HTTPReceiver` (its default endpoint is /slack/events), give it to `new App({ receiver })`, never call
+ * `app.start()`, and mount `receiver.requestListener` under `/slack`. Bolt routes on the full path, which
+ * mounted handlers receive unchanged. For a path under the prefix that Bolt does not serve, its listener
+ * throws `HTTPReceiverDeferredRequestError` synchronously; catch it in the mounted handler and answer 404
+ * (any other throw becomes a 500 here).
+ */
+export interface OpsServer {
+  readonly server: Server;
+  /** Serves every path equal to `pathPrefix` or below it (`/slack` serves `/slack/events`); longest prefix wins. */
+  mount(pathPrefix: string, handler: RouteHandler): void;
+  /** Resolves with the bound port (useful with port 0). Binds every interface unless `host` is given. */
+  listen(port: number, host?: string): Promise<number>;
+  /** Stops accepting connections, lets requests in progress finish within the grace, then cuts the rest. */
+  close(options?: CloseOptions): Promise<void>;
+}
+
+const BUILT_IN = new Set(['/healthz', '/readyz', '/metrics']);
+
+export function createOpsServer(options: OpsServerOptions): OpsServer {
+  const { health, metrics, logger } = options;
+  const mounts: { prefix: string; handler: RouteHandler }[] = [];
+
+  const builtIn = async (path: string, res: ServerResponse): Promise<void> => {
+    if (path === '/healthz') return sendJson(res, 200, { status: 'ok', ...health.liveness() });
+    if (path === '/readyz') {
+      const report = await health.readiness();
+      const reasons = [
+        ...(report.shuttingDown ? ['shutting down'] : []),
+        ...report.checks.filter((c) => c.critical && !c.ok).map((c) => `${c.name}: ${c.detail ?? 'failed'}`),
+      ];
+      return sendJson(res, report.ready ? 200 : 503, { status: report.ready ? 'ready' : 'not ready', reasons, ...report });
+    }
+    const body = await metrics.registry.metrics();
+    res.writeHead(200, { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' });
+    res.end(body);
+  };
+
+  const server = createServer((req, res) => {
+    const path = pathOf(req);
+    let handled: void | Promise<void>;
+    try {
+      if (BUILT_IN.has(path)) {
+        if (req.method !== 'GET' && req.method !== 'HEAD') {
+          res.setHeader('allow', 'GET, HEAD');
+          return sendJson(res, 405, { error: 'method not allowed' });
+        }
+        handled = builtIn(path, res);
+      } else {
+        const mount = mounts.find((m) => path === m.prefix || path.startsWith(`${m.prefix}/`));
+        if (!mount) return sendJson(res, 404, { error: 'not found' });
+        handled = mount.handler(req, res);
+      }
+    } catch (error) {
+      return fail(req, res, error);
+    }
+    if (handled instanceof Promise) handled.catch((error: unknown) => fail(req, res, error));
+  });
+
+  function fail(req: IncomingMessage, res: ServerResponse, error: unknown): void {
+    logger.error({ err: error, method: req.method, path: pathOf(req) }, 'HTTP handler failed');
+    if (res.headersSent) res.destroy();
+    else sendJson(res, 500, { error: 'internal error' });
+  }
+
+  return {
+    server,
+    mount(pathPrefix, handler) {
+      const prefix = pathPrefix.replace(/\/+$/, '');
+      if (!prefix.startsWith('/')) throw new Error(`mount prefix must start with "/" below the root (got ${JSON.stringify(pathPrefix)})`);
+      if (BUILT_IN.has(prefix)) throw new Error(`${prefix} is served by the ops server itself`);
+      if (mounts.some((m) => m.prefix === prefix)) throw new Error(`${prefix} is already mounted`);
+      mounts.push({ prefix, handler });
+      mounts.sort((a, b) => b.prefix.length - a.prefix.length);
+    },
+    listen(port, host) {
+      return new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen({ port, host }, () => {
+          server.off('error', reject);
+          resolve((server.address() as AddressInfo).port);
+        });
+      });
+    },
+    close(closeOptions = {}) {
+      if (!server.listening) return Promise.resolve();
+      const graceMs = closeOptions.graceMs ?? 5000;
+      return new Promise((resolve) => {
+        const cut = setTimeout(() => server.closeAllConnections(), graceMs);
+        server.close(() => {
+          clearTimeout(cut);
+          resolve();
+        });
+        server.closeIdleConnections();
+      });
+    },
+  };
+}
+
+function pathOf(req: IncomingMessage): string {
+  const url = req.url ?? '/';
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+  res.end(`${JSON.stringify(body)}\n`);
+}
