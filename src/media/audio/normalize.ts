@@ -6,9 +6,9 @@ import { createResampler, type Resampler } from './resample.ts';
 export const ASR_SAMPLE_RATE = 16000;
 
 export function describeDuration(seconds: number): string {
-  if (seconds < 120) return `${Math.round(seconds)} seconds`;
-  const minutes = Math.round((seconds / 60) * 10) / 10;
-  return `${minutes} minutes`;
+  const [value, unit] = seconds < 120 ? [seconds, 'second'] : [seconds / 60, 'minute'];
+  const shown = value < 10 ? Math.round(value * 10) / 10 : Math.round(value);
+  return `${shown} ${unit}${shown === 1 ? '' : 's'}`;
 }
 
 export function tooLong(maxDurationSeconds: number, actualSeconds?: number): MediaError {
