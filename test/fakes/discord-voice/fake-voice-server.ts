@@ -84,6 +84,8 @@ export interface FakeVoiceServer {
   session(): VoiceSessionInfo | null;
   /** Fake users that share the DAVE group with the bot right now. */
   daveGroupMembers(): string[];
+  /** The voice privacy code of the DAVE group as the fake users see it, or null without a group. */
+  daveVoicePrivacyCode(): string | null;
   /** Ends the bot's voice websocket: with a close frame carrying `code` (4015 invites a Resume), or abruptly. */
   dropConnection(code?: number): void;
   /** A fake user joins the channel: ClientsConnect, then DAVE proposals for the bot to commit. */
@@ -152,6 +154,7 @@ export async function startFakeVoiceServer(options: FakeVoiceServerOptions = {})
       return { sessionId, userId, ssrc, mode, connected: session.connection !== null };
     },
     daveGroupMembers: () => state.dave.groupMembers,
+    daveVoicePrivacyCode: () => state.dave.voicePrivacyCode,
     dropConnection: (code) => {
       const connection = liveSession()?.connection;
       if (!connection) throw new Error('no voice websocket to drop');

@@ -17,8 +17,10 @@ const SUBJECT_ALT_NAME = '2.5.29.17';
  * A P-256 certificate signed by its own key, naming the given hosts in subjectAltName, so a TLS client that
  * trusts exactly this certificate can verify the server (hostname check included) without a CA or the openssl CLI.
  */
-export function createSelfSignedCertificate(hosts: string[], commonName = 'fake discord voice'): SelfSignedCertificate {
+export function createSelfSignedCertificate(hosts: string[]): SelfSignedCertificate {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  // OpenSSL finds trust anchors by subject name, so each certificate of the process needs its own.
+  const commonName = `fake discord voice ${randomBytes(6).toString('hex')}`;
   const name = sequence(set(sequence(objectIdentifier(COMMON_NAME), utf8String(commonName))));
   const altNames = hosts.map((host) => isIPv4(host)
     ? implicitPrimitive(7, Buffer.from(host.split('.').map(Number)))

@@ -64,6 +64,11 @@ export class DaveCall {
     return this.botInGroup ? this.members.filter((member) => member.inGroup).map((member) => member.userId) : [];
   }
 
+  /** The voice privacy code the fake users' clients would display (it matches the bot's when both share the epoch). */
+  get voicePrivacyCode(): string | null {
+    return this.members.find((member) => member.inGroup)?.session.voicePrivacyCode || null;
+  }
+
   /** A new bot session (Identify) starts the call over: the fake users rebuild their group without the bot. */
   start(bot: VoiceSession): void {
     this.bot = bot;
