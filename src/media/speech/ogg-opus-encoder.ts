@@ -82,15 +82,8 @@ export async function encodeVoiceMessage(audio: PcmAudio, options: OggOpusOption
   const mono = audio.channels.length > 0 ? downmixToMono(audio.channels) : new Float32Array(0);
   if (mono.length === 0) throw new MediaError('The synthesized speech contains no audio.', { code: 'empty' });
   const { samples, rate } = encoderInput(mono, audio.sampleRate);
-  const encoder = new OpusFrameEncoder({
-    sampleRate: rate,
-    channels: 1,
-    bitrate: options.bitrate ?? 32_000,
-    maxBandwidth: audio.sampleRate <= 24000 ? 'superwideband' : 'fullband',
-    complexity: options.complexity ?? 6,
-  });
   const granulesPerSample = 48000 / rate;
-  const frame = encoder.frameSamples;
+  const frame = rate / 50;
   // Enough frames to carry the input plus the encoder's lookahead, so the last samples come out too.
   const frames = Math.ceil((samples.length + Math.ceil(PRE_SKIP / granulesPerSample)) / frame);
   const ogg = new OggPageWriter(options.serial ?? randomInt(2 ** 32));
@@ -100,6 +93,13 @@ export async function encodeVoiceMessage(audio: PcmAudio, options: OggOpusOption
   const view = new DataView(pcm.buffer, pcm.byteOffset, pcm.byteLength);
   for (let i = 0; i < samples.length; i++) view.setInt16(i * 2, toInt16(samples[i]! * 32768), true);
   let page: OggPacket[] = [];
+  const encoder = new OpusFrameEncoder({
+    sampleRate: rate,
+    channels: 1,
+    bitrate: options.bitrate ?? 32_000,
+    maxBandwidth: audio.sampleRate <= 24000 ? 'superwideband' : 'fullband',
+    complexity: options.complexity ?? 6,
+  });
   try {
     for (let f = 0; f < frames; f++) {
       const last = f === frames - 1;
