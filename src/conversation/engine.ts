@@ -1,0 +1,293 @@
+import type { Config } from '../config/config.ts';
+import { HeraldError, MediaError } from '../errors.ts';
+import type { Logger } from '../log/logger.ts';
+import { RateLimitError, ServiceError } from '../service/errors.ts';
+import type { ChatMessage } from '../service/types.ts';
+import type { Store } from '../store/store.ts';
+import { builtinTools } from '../tools/builtin-tools.ts';
+import { ToolRegistry } from '../tools/registry.ts';
+import type { ToolContext } from '../tools/types.ts';
+import type { Exchange } from './context-budget.ts';
+import { conversationId, conversationKeyOf } from './conversation-key.ts';
+import { ConversationLocks, LockBusyError, type LockOptions } from './conversation-lock.ts';
+import { ConversationHistory } from './history.ts';
+import {
+  prepareImages,
+  transcribeAll,
+  UNKNOWN_IMAGE_TOKENS,
+  type AudioTranscript,
+  type PrepareAudioFunction,
+  type PrepareImageFunction,
+  type TranscribeFunction,
+} from './media-input.ts';
+import { QuotaGuard } from './quotas.ts';
+import { ContextTooLargeError, runReplyLoop, type ChatFunction } from './reply-loop.ts';
+import { ReplyChannel } from './reply-channel.ts';
+import { SettingsStore } from './settings.ts';
+import { buildSystemPrompt } from './system-prompt.ts';
+import { estimateMessageTokens } from './token-estimate.ts';
+import type {
+  ConversationKey,
+  ConversationSettings,
+  HandleOptions,
+  IncomingMessage,
+  ReplyEvent,
+  ReplyStream,
+  ReplyUsage,
+  SettingsPatch,
+  SettingsScope,
+} from './types.ts';
+import { UsageLedger, type UsageReport, type UsageSubject } from './usage-ledger.ts';
+import { emptyUsage } from './usage-meter.ts';
+import { resolveMentions, userTurnText } from './user-turn.ts';
+
+export interface EngineDeps {
+  config: Config;
+  logger: Logger;
+  store: Store;
+  /** The chat capability, bound to its client and config. */
+  chat: ChatFunction;
+  /** The transcribe capability; without it audio is refused politely. */
+  transcribe?: TranscribeFunction;
+  /** Converts and fits image bytes (src/media/image/prepare-image.ts); without it bytes pass as they are. */
+  prepareImage?: PrepareImageFunction;
+  /** Converts and splits recordings (src/media/audio/prepare-audio.ts); without it only WAV/MP3 pass. */
+  prepareAudio?: PrepareAudioFunction;
+  /** Function tools; default: the built-ins. */
+  tools?: ToolRegistry;
+  now?: () => Date;
+  lock?: Partial<LockOptions>;
+}
+
+export interface UsageOverview extends UsageReport {
+  limits: { requestsPerMinute: number; dailyTokens: number };
+}
+
+/**
+ * The platform-neutral conversation engine. Adapters turn platform events into IncomingMessage, call
+ * handle() and render the ReplyEvents; they never call the service themselves.
+ */
+export class ConversationEngine {
+  readonly #deps: EngineDeps;
+  readonly #config: Config;
+  readonly #logger: Logger;
+  readonly #now: () => Date;
+  readonly #tools: ToolRegistry;
+  readonly #history: ConversationHistory;
+  readonly #settings: SettingsStore;
+  readonly #locks: ConversationLocks;
+  readonly #ledger: UsageLedger;
+  readonly #quotas: QuotaGuard;
+
+  constructor(deps: EngineDeps) {
+    this.#deps = deps;
+    this.#config = deps.config;
+    this.#logger = deps.logger;
+    this.#now = deps.now ?? (() => new Date());
+    this.#tools = deps.tools ?? new ToolRegistry(builtinTools);
+    const { conversation, timezone } = deps.config;
+    this.#history = new ConversationHistory(deps.store, { ttlMs: conversation.historyTtlSeconds * 1000, budgetTokens: conversation.contextTokens });
+    this.#settings = new SettingsStore(deps.store);
+    this.#locks = new ConversationLocks(deps.store, deps.logger, deps.lock);
+    this.#ledger = new UsageLedger(deps.store, timezone);
+    this.#quotas = new QuotaGuard(deps.store, this.#ledger, deps.config.quotas, timezone);
+  }
+
+  /**
+   * Answers one message. Returns at once; the work starts immediately (so calls made in order are
+   * answered in order per conversation) and the events arrive as they happen, ending with `done`.
+   */
+  handle(message: IncomingMessage, options: HandleOptions = {}): ReplyStream {
+    const controller = new AbortController();
+    const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+    const channel = new ReplyChannel(() => controller.abort(new HeraldError('The reply was cancelled.', { code: 'cancelled' })));
+    const usage = emptyUsage();
+    const emit = (event: ReplyEvent) => channel.push(event);
+    this.#reply(message, options, signal, emit, usage)
+      .catch((error: unknown) => emit(this.#errorEvent(error, signal, message)))
+      .finally(() => {
+        emit({ type: 'done', usage });
+        channel.end();
+      });
+    return channel;
+  }
+
+  /** Forgets a conversation's history. */
+  reset(key: ConversationKey): Promise<boolean> {
+    return this.#history.reset(key);
+  }
+
+  /** Today's and all-time usage of a user or a guild/workspace, with the limits that apply. */
+  async usage(subject: UsageSubject): Promise<UsageOverview> {
+    const report = await this.#ledger.report(subject, this.#now());
+    const { quotas } = this.#config;
+    const user = 'userId' in subject;
+    return {
+      ...report,
+      limits: {
+        requestsPerMinute: user ? quotas.userRequestsPerMinute : quotas.guildRequestsPerMinute,
+        dailyTokens: user ? quotas.userDailyTokens : quotas.guildDailyTokens,
+      },
+    };
+  }
+
+  getSettings(scope: SettingsScope): Promise<ConversationSettings> {
+    return this.#settings.get(scope);
+  }
+
+  /** Throws RangeError for an invalid value (message fit to show the admin). */
+  updateSettings(scope: SettingsScope, patch: SettingsPatch): Promise<ConversationSettings> {
+    return this.#settings.update(scope, patch);
+  }
+
+  async #reply(message: IncomingMessage, options: HandleOptions, signal: AbortSignal, emit: (e: ReplyEvent) => void, usage: ReplyUsage): Promise<void> {
+    const key = conversationKeyOf(message);
+    // Joined before any await, so the order of handle() calls is the order of answers.
+    const ticket = this.#locks.enqueue(conversationId(key));
+    const subject = { platform: message.platform, userId: message.author.id, workspaceId: message.workspaceId };
+    let denial;
+    try {
+      denial = await this.#quotas.admit(subject, this.#now());
+    } catch (error) {
+      ticket.cancel();
+      throw error;
+    }
+    if (denial) {
+      ticket.cancel();
+      emit({ type: 'error', code: denial.code, message: denial.message, retryAfterMs: denial.retryAfterMs });
+      return;
+    }
+    const lease = await ticket.take({
+      signal,
+      onWait: () => emit({ type: 'status', phase: 'queued', text: 'waiting for the previous reply…' }),
+    });
+    try {
+      await this.#answer(message, key, options, signal, emit, usage);
+      if (lease.lost) this.#logger.warn({ conversation: conversationId(key) }, 'reply finished after its conversation lock expired');
+    } finally {
+      await lease.release();
+      if (usage.serviceCalls > 0) {
+        const subjects: UsageSubject[] = [{ platform: message.platform, userId: message.author.id }];
+        if (message.workspaceId !== undefined) subjects.push({ platform: message.platform, workspaceId: message.workspaceId });
+        await this.#ledger.record(subjects, usage, this.#now()).catch((error: unknown) => this.#logger.error({ err: error }, 'recording usage failed'));
+      }
+    }
+  }
+
+  async #answer(
+    message: IncomingMessage,
+    key: ConversationKey,
+    options: HandleOptions,
+    signal: AbortSignal,
+    emit: (e: ReplyEvent) => void,
+    usage: ReplyUsage,
+  ): Promise<void> {
+    const config = this.#config;
+    const settings = await this.#settings.resolve(key, config, options.overrides);
+    const history = await this.#history.load(key);
+    const audio = message.audio ?? [];
+    const images = message.images ?? [];
+
+    const transcripts = audio.length > 0
+      ? await transcribeAll(audio, { transcribe: this.#deps.transcribe, prepareAudio: this.#deps.prepareAudio, signal, usage, emit })
+      : [];
+    const asked = resolveMentions(message);
+    if (audio.length > 0 && images.length === 0 && (message.flags?.transcriptOnly || (asked === '' && audio.every((a) => !a.isVoiceMessage)))) {
+      await this.#saveTranscriptOnly(key, history, message, transcripts);
+      return;
+    }
+
+    let userMessage: ChatMessage;
+    let storedUser: ChatMessage;
+    let imageTokens = (_url: string) => UNKNOWN_IMAGE_TOKENS;
+    if (images.length > 0) {
+      emit({ type: 'status', phase: 'looking', text: 'looking at the image…' });
+      const prepared = await prepareImages(images, this.#deps.prepareImage);
+      const question = asked === '' ? { ...message, text: images.length === 1 ? 'Describe this image.' : 'Describe these images.' } : message;
+      const text = userTurnText(question, { transcripts });
+      userMessage = { role: 'user', content: [{ type: 'text', text }, ...prepared.parts] };
+      storedUser = { role: 'user', content: userTurnText(question, { transcripts, images: prepared.notes }) };
+      imageTokens = (url) => prepared.tokensByUrl.get(url) ?? UNKNOWN_IMAGE_TOKENS;
+    } else {
+      userMessage = { role: 'user', content: userTurnText(message, { transcripts }) };
+      storedUser = userMessage;
+    }
+
+    const toolContext: ToolContext = {
+      signal,
+      timezone: config.timezone,
+      now: this.#now,
+      platform: message.platform,
+      ...(message.workspaceId !== undefined && { workspaceId: message.workspaceId }),
+      channelId: message.channelId,
+      userId: message.author.id,
+      userName: message.author.displayName,
+      ...(options.recentMessages && { recentMessages: options.recentMessages }),
+      logger: this.#logger,
+    };
+    // Images go to the vision model, which answers about them without function tools.
+    const tools = images.length > 0 ? [] : this.#tools.definitions(toolContext);
+    const system = buildSystemPrompt({
+      now: this.#now(),
+      timezone: config.timezone,
+      platform: message.platform,
+      ...(settings.persona && { persona: settings.persona }),
+      shared: !message.isDirect,
+      tools: tools.length > 0,
+    });
+
+    const result = await runReplyLoop({
+      chat: this.#deps.chat,
+      system,
+      history,
+      user: userMessage,
+      budget: config.conversation.contextTokens,
+      ...(images.length > 0 && { model: config.models.vision }),
+      thinking: settings.thinking,
+      webSearch: settings.webSearch,
+      tools,
+      registry: this.#tools,
+      toolContext,
+      maxToolRounds: config.conversation.maxToolRounds,
+      signal,
+      emit,
+      usage,
+      imageTokens,
+    });
+    await this.#save(key, history, [storedUser, ...result.messages.slice(1)]);
+  }
+
+  /** An audio file sent without a question: the transcript is the whole answer. */
+  async #saveTranscriptOnly(key: ConversationKey, history: Exchange[], message: IncomingMessage, transcripts: AudioTranscript[]): Promise<void> {
+    const names = transcripts.map((t) => `"${t.name}"`).join(', ');
+    const request = userTurnText({ ...message, text: `Please transcribe ${names}.` });
+    const answer = transcripts.map((t) => `Transcript of "${t.name}":\n${t.text}`).join('\n\n');
+    await this.#save(key, history, [
+      { role: 'user', content: request },
+      { role: 'assistant', content: answer },
+    ]);
+  }
+
+  async #save(key: ConversationKey, history: Exchange[], messages: ChatMessage[]): Promise<void> {
+    const tokens = messages.reduce((sum, m) => sum + estimateMessageTokens(m, () => UNKNOWN_IMAGE_TOKENS), 0);
+    await this.#history.save(key, [...history, { messages, tokens, at: this.#now().getTime() }]);
+  }
+
+  #errorEvent(error: unknown, signal: AbortSignal, message: IncomingMessage): ReplyEvent {
+    if (signal.aborted) return { type: 'error', code: 'cancelled', message: 'The reply was cancelled.' };
+    if (error instanceof LockBusyError) return { type: 'error', code: 'busy', message: error.message };
+    if (error instanceof ContextTooLargeError) return { type: 'error', code: 'too_long', message: error.message };
+    if (error instanceof MediaError) return { type: 'error', code: 'media', message: error.message };
+    if (error instanceof ServiceError) {
+      this.#logger.warn({ err: error, platform: message.platform, channel: message.channelId }, 'service request failed');
+      return {
+        type: 'error',
+        code: 'service',
+        message: error.message,
+        ...(error instanceof RateLimitError && error.retryAfterMs !== undefined && { retryAfterMs: error.retryAfterMs }),
+      };
+    }
+    this.#logger.error({ err: error, platform: message.platform, channel: message.channelId }, 'reply failed');
+    return { type: 'error', code: 'internal', message: 'Sorry — something went wrong while answering. Please try again.' };
+  }
+}

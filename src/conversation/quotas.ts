@@ -1,0 +1,95 @@
+import type { Config } from '../config/config.ts';
+import type { Store } from '../store/store.ts';
+import { humanDuration, nextMidnight } from './clock.ts';
+import type { UsageLedger } from './usage-ledger.ts';
+
+export interface QuotaDenial {
+  code: 'rate_limited' | 'daily_budget';
+  /** Polite, says which limit and when it resets. */
+  message: string;
+  retryAfterMs: number;
+}
+
+export interface QuotaSubject {
+  platform: string;
+  userId: string;
+  workspaceId?: string;
+}
+
+const numberFormat = new Intl.NumberFormat('en-US');
+
+/**
+ * Per-user and per-guild/workspace limits, held in the store so every instance counts together:
+ * requests per minute (token buckets: a full minute's worth may come as a burst, then one more each
+ * 60/N s) and tokens per day (counted by the usage ledger, reset at midnight in TZ).
+ */
+export class QuotaGuard {
+  readonly #store: Store;
+  readonly #quotas: Config['quotas'];
+  readonly #timezone: string;
+  readonly #ledger: UsageLedger;
+
+  constructor(store: Store, ledger: UsageLedger, quotas: Config['quotas'], timezone: string) {
+    this.#store = store;
+    this.#ledger = ledger;
+    this.#quotas = quotas;
+    this.#timezone = timezone;
+  }
+
+  /** Null when the request may go ahead (its request is then counted), otherwise why not. */
+  async admit(subject: QuotaSubject, now: Date): Promise<QuotaDenial | null> {
+    const budget = await this.#dailyBudget(subject, now);
+    if (budget) return budget;
+
+    const user = await this.#store.takeTokens(`rate:${subject.platform}:user:${subject.userId}`, perMinute(this.#quotas.userRequestsPerMinute));
+    if (!user.allowed) {
+      return {
+        code: 'rate_limited',
+        message: `You've reached your limit of ${this.#quotas.userRequestsPerMinute} requests per minute — try again in ${humanDuration(user.retryAfterMs)}.`,
+        retryAfterMs: user.retryAfterMs,
+      };
+    }
+    if (subject.workspaceId !== undefined) {
+      const guild = await this.#store.takeTokens(
+        `rate:${subject.platform}:guild:${subject.workspaceId}`,
+        perMinute(this.#quotas.guildRequestsPerMinute),
+      );
+      if (!guild.allowed) {
+        return {
+          code: 'rate_limited',
+          message: `This server has reached its limit of ${this.#quotas.guildRequestsPerMinute} requests per minute — try again in ${humanDuration(guild.retryAfterMs)}.`,
+          retryAfterMs: guild.retryAfterMs,
+        };
+      }
+    }
+    return null;
+  }
+
+  async #dailyBudget(subject: QuotaSubject, now: Date): Promise<QuotaDenial | null> {
+    const resetsInMs = nextMidnight(now, this.#timezone).getTime() - now.getTime();
+    const resets = `it resets at midnight (${this.#timezone}), in ${humanDuration(resetsInMs)}`;
+    const userTokens = await this.#ledger.tokensToday({ platform: subject.platform, userId: subject.userId }, now);
+    if (userTokens >= this.#quotas.userDailyTokens) {
+      return {
+        code: 'daily_budget',
+        message: `You've used your daily budget of ${numberFormat.format(this.#quotas.userDailyTokens)} tokens — ${resets}.`,
+        retryAfterMs: resetsInMs,
+      };
+    }
+    if (subject.workspaceId !== undefined) {
+      const guildTokens = await this.#ledger.tokensToday({ platform: subject.platform, workspaceId: subject.workspaceId }, now);
+      if (guildTokens >= this.#quotas.guildDailyTokens) {
+        return {
+          code: 'daily_budget',
+          message: `This server has used its daily budget of ${numberFormat.format(this.#quotas.guildDailyTokens)} tokens — ${resets}.`,
+          retryAfterMs: resetsInMs,
+        };
+      }
+    }
+    return null;
+  }
+}
+
+function perMinute(requests: number) {
+  return { capacity: requests, refillPerSecond: requests / 60 };
+}

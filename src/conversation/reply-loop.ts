@@ -1,0 +1,175 @@
+import type { ChatInput } from '../capabilities/chat.ts';
+import type { WebSearchMode } from '../config/config.ts';
+import { HeraldError } from '../errors.ts';
+import type { ChatMessage, ChatStream, FunctionTool, ToolCall } from '../service/types.ts';
+import type { ToolRegistry } from '../tools/registry.ts';
+import type { ToolContext } from '../tools/types.ts';
+import { CitationBook, MarkerRewriter } from './citation-book.ts';
+import { fitContext, type Exchange } from './context-budget.ts';
+import { estimateMessageTokens, estimateTextTokens } from './token-estimate.ts';
+import type { ReplyEvent, ReplyUsage } from './types.ts';
+import { addUsage } from './usage-meter.ts';
+
+export type ChatFunction = (input: ChatInput) => ChatStream;
+
+export interface ReplyLoopInput {
+  chat: ChatFunction;
+  system: string;
+  history: readonly Exchange[];
+  /** The user's turn being answered. */
+  user: ChatMessage;
+  budget: number;
+  model?: string;
+  thinking: boolean;
+  webSearch: WebSearchMode;
+  /** Function tools offered (empty for none). */
+  tools: FunctionTool[];
+  registry: ToolRegistry;
+  toolContext: ToolContext;
+  maxToolRounds: number;
+  signal: AbortSignal;
+  emit: (event: ReplyEvent) => void;
+  /** Added to as each service response reports its usage. */
+  usage: ReplyUsage;
+  imageTokens: (url: string) => number;
+}
+
+export interface ReplyLoopResult {
+  /** The user's turn and every message that answered it, ready to store. */
+  messages: ChatMessage[];
+  answer: string;
+}
+
+export class ContextTooLargeError extends HeraldError {
+  constructor(tokens: number, budget: number) {
+    super(
+      `That is too much for me to read at once (about ${tokens.toLocaleString('en-US')} tokens; my limit is ${budget.toLocaleString('en-US')}). ` +
+        'Please shorten it or split it into parts.',
+      { code: 'too_long' },
+    );
+  }
+}
+
+/**
+ * Answers one user turn: asks the model, runs the tool calls it makes (all calls of a round in
+ * parallel), sends the results back and repeats, for at most `maxToolRounds` rounds of tool use; then
+ * asks once more with tools withdrawn, so the user still gets an answer. Every round re-fits the
+ * history to the context budget (the current turn grows with tool results) and the first trim is
+ * announced. Assistant tool-call messages keep their reasoning_content for the later rounds.
+ */
+export async function runReplyLoop(input: ReplyLoopInput): Promise<ReplyLoopResult> {
+  const { emit, signal } = input;
+  const current: ChatMessage[] = [input.user];
+  const book = new CitationBook();
+  const systemTokens = estimateTextTokens(input.system) + 4;
+  let currentTokens = estimateMessageTokens(input.user, input.imageTokens);
+  let announcedTrim = false;
+
+  for (let round = 0; ; round += 1) {
+    const lastRound = round >= input.maxToolRounds;
+    const system = lastRound ? `${input.system}\n\n${toolLimitNote(input.maxToolRounds)}` : input.system;
+    const fit = fitContext({ systemTokens, history: input.history, current, currentTokens, budget: input.budget });
+    if (!fit.fits) throw new ContextTooLargeError(systemTokens + currentTokens, input.budget);
+    if (fit.dropped > 0 && !announcedTrim) {
+      announcedTrim = true;
+      emit({ type: 'notice', code: 'history_trimmed', text: 'Earlier messages were trimmed to fit the context.' });
+    }
+    if (round === 0) {
+      emit(input.webSearch === 'force' ? { type: 'status', phase: 'searching', text: 'searching the web…' } : { type: 'status', phase: 'thinking', text: 'thinking…' });
+    } else emit({ type: 'status', phase: 'thinking', text: 'thinking…' });
+
+    const tools = lastRound ? [] : input.tools;
+    const response = await streamRound(input, book, {
+      messages: fit.messages,
+      system,
+      thinking: input.thinking,
+      webSearch: input.webSearch,
+      ...(tools.length > 0 && { tools }),
+      ...(input.model && { model: input.model }),
+      signal,
+    });
+
+    if (response.calls.length === 0 || lastRound) {
+      if (response.calls.length > 0 || (lastRound && response.content.trim() === '')) {
+        emit({
+          type: 'notice',
+          code: 'tool_rounds_exhausted',
+          text: `I stopped after ${input.maxToolRounds} rounds of tool use, so this answer may be incomplete.`,
+        });
+      }
+      const answer: ChatMessage = { role: 'assistant', content: response.content };
+      current.push(answer);
+      return { messages: current, answer: response.content };
+    }
+
+    const assistant: ChatMessage = { role: 'assistant', content: response.content === '' ? null : response.content, tool_calls: response.calls };
+    if (response.reasoning) assistant.reasoning_content = response.reasoning;
+    current.push(assistant);
+    currentTokens += estimateMessageTokens(assistant, input.imageTokens);
+
+    const names = [...new Set(response.calls.map((c) => c.function.name))].join(', ');
+    emit({ type: 'status', phase: 'tool', text: `using ${names}…` });
+    const results = await Promise.all(response.calls.map((call) => input.registry.execute(call, { ...input.toolContext, signal })));
+    for (const result of results) {
+      for (const file of result.attachments) emit({ type: 'attachment', ...file });
+      const message: ChatMessage = { role: 'tool', tool_call_id: result.callId, content: result.content };
+      current.push(message);
+      currentTokens += estimateMessageTokens(message, input.imageTokens);
+    }
+  }
+}
+
+interface RoundResponse {
+  content: string;
+  reasoning: string;
+  calls: ToolCall[];
+}
+
+async function streamRound(input: ReplyLoopInput, book: CitationBook, request: ChatInput): Promise<RoundResponse> {
+  const { emit } = input;
+  const stream = input.chat(request);
+  let content = '';
+  let reasoning = '';
+  let calls: ToolCall[] = [];
+  let rewriter: MarkerRewriter | undefined;
+  for await (const delta of stream) {
+    switch (delta.type) {
+      case 'content': {
+        const text = rewriter ? rewriter.push(delta.text) : delta.text;
+        if (text) {
+          content += text;
+          emit({ type: 'text', delta: text });
+        }
+        break;
+      }
+      case 'reasoning':
+        reasoning += delta.text;
+        emit({ type: 'reasoning', delta: delta.text });
+        break;
+      case 'citations': {
+        const map = book.add(delta.citations);
+        if (map) rewriter = new MarkerRewriter(map);
+        emit({ type: 'citations', citations: book.citations });
+        break;
+      }
+      case 'tool_calls':
+        calls = [...calls, ...delta.calls];
+        break;
+      case 'usage':
+        addUsage(input.usage, delta.usage);
+        break;
+      default:
+        break;
+    }
+  }
+  const rest = rewriter?.flush();
+  if (rest) {
+    content += rest;
+    emit({ type: 'text', delta: rest });
+  }
+  return { content, reasoning, calls };
+}
+
+function toolLimitNote(rounds: number): string {
+  return `You have already used tools ${rounds} times for this reply, which is the limit. Answer now from the results above; do not call tools.`;
+}

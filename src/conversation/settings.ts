@@ -1,0 +1,74 @@
+import type { Config, WebSearchMode } from '../config/config.ts';
+import type { Store } from '../store/store.ts';
+import { settingsId } from './conversation-key.ts';
+import type { ConversationKey, ConversationSettings, RequestOverrides, SettingsPatch, SettingsScope } from './types.ts';
+
+export interface ResolvedSettings {
+  persona?: string;
+  thinking: boolean;
+  webSearch: WebSearchMode;
+}
+
+const WEB_SEARCH_MODES: readonly WebSearchMode[] = ['off', 'auto', 'force'];
+export const MAX_PERSONA_CHARS = 4000;
+
+/** Stored settings per guild/workspace and per channel; a request override wins over channel, channel over guild, guild over config. */
+export class SettingsStore {
+  readonly #store: Store;
+
+  constructor(store: Store) {
+    this.#store = store;
+  }
+
+  async get(scope: SettingsScope): Promise<ConversationSettings> {
+    return (await this.#store.get<ConversationSettings>(settingsKey(scope))) ?? {};
+  }
+
+  /** Applies a patch (`null` clears a field) and returns the scope's settings after it. */
+  async update(scope: SettingsScope, patch: SettingsPatch): Promise<ConversationSettings> {
+    checkPatch(patch);
+    const next: Record<string, unknown> = { ...(await this.get(scope)) };
+    for (const [field, value] of Object.entries(patch)) {
+      if (value === null) delete next[field];
+      else if (value !== undefined) next[field] = typeof value === 'string' ? value.trim() : value;
+    }
+    if (Object.keys(next).length === 0) await this.#store.delete(settingsKey(scope));
+    else await this.#store.set(settingsKey(scope), next);
+    return next as ConversationSettings;
+  }
+
+  async resolve(key: ConversationKey, config: Config, overrides: RequestOverrides = {}): Promise<ResolvedSettings> {
+    const [workspace, channel] = await Promise.all([
+      key.workspaceId === undefined ? Promise.resolve({}) : this.get({ platform: key.platform, workspaceId: key.workspaceId }),
+      this.get({ platform: key.platform, workspaceId: key.workspaceId, channelId: key.channelId }),
+    ]);
+    const merged: ConversationSettings = { ...workspace, ...channel, ...definedOnly(overrides) };
+    return {
+      ...(merged.persona && { persona: merged.persona }),
+      thinking: merged.thinking ?? config.thinking,
+      webSearch: merged.webSearch ?? config.webSearch.mode,
+    };
+  }
+}
+
+function definedOnly(overrides: RequestOverrides): ConversationSettings {
+  return Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)) as ConversationSettings;
+}
+
+function checkPatch(patch: SettingsPatch): void {
+  for (const [field, value] of Object.entries(patch)) {
+    if (value === null || value === undefined) continue;
+    if (field === 'persona') {
+      if (typeof value !== 'string' || value.trim() === '') throw new RangeError('persona must be non-empty text');
+      if (value.length > MAX_PERSONA_CHARS) throw new RangeError(`persona must be at most ${MAX_PERSONA_CHARS} characters`);
+    } else if (field === 'thinking') {
+      if (typeof value !== 'boolean') throw new RangeError('thinking must be true or false');
+    } else if (field === 'webSearch') {
+      if (!WEB_SEARCH_MODES.includes(value as WebSearchMode)) throw new RangeError('webSearch must be off, auto or force');
+    } else throw new RangeError(`unknown setting "${field}"`);
+  }
+}
+
+function settingsKey(scope: SettingsScope): string {
+  return `settings:${settingsId(scope)}`;
+}

@@ -1,0 +1,160 @@
+import type { WebSearchMode } from '../config/config.ts';
+import type { Citation } from '../service/types.ts';
+import type { RecentMessage } from '../tools/types.ts';
+
+export interface MessageAuthor {
+  id: string;
+  displayName: string;
+  isBot?: boolean;
+}
+
+/** An image attached to a message: its bytes (preferred), or a public URL the service fetches itself. */
+export interface IncomingImage {
+  name: string;
+  mime?: string;
+  data?: Uint8Array;
+  url?: string;
+}
+
+export interface IncomingAudio {
+  name: string;
+  mime?: string;
+  data: Uint8Array;
+  /** A recorded voice note (answered like typed text) rather than an audio file (transcribed). */
+  isVoiceMessage: boolean;
+}
+
+export interface Mention {
+  id: string;
+  displayName: string;
+  /** How the mention appears in `text` (e.g. `<@123>`); replaced by `@displayName` for the model. */
+  raw?: string;
+}
+
+/** The message this one replies to, when the platform says so. */
+export interface ReplyReference {
+  messageId: string;
+  authorName?: string;
+  text?: string;
+  /** Replying to the bot itself: its words are already in the conversation. */
+  isBot?: boolean;
+}
+
+export interface MessageFlags {
+  /** The user asked to see the model's reasoning (adapters show it only then). */
+  wantsReasoning?: boolean;
+  /** Only transcribe the audio; do not answer it. */
+  transcriptOnly?: boolean;
+}
+
+/** One platform message addressed to the bot, already stripped of platform details. */
+export interface IncomingMessage {
+  /** `discord`, `slack`, `cli`, … */
+  platform: string;
+  /** Guild (Discord) or workspace/team (Slack); absent in direct messages without one. */
+  workspaceId?: string;
+  channelId: string;
+  /** Thread id, or the root message id of a reply chain; absent for the channel's main timeline. */
+  threadId?: string;
+  messageId: string;
+  author: MessageAuthor;
+  text: string;
+  images?: IncomingImage[];
+  audio?: IncomingAudio[];
+  mentions?: Mention[];
+  replyTo?: ReplyReference;
+  /** A direct message: one user, no speaker names needed. */
+  isDirect: boolean;
+  flags?: MessageFlags;
+}
+
+/** Which conversation a message belongs to: history, ordering and the lock are per key. */
+export interface ConversationKey {
+  platform: string;
+  workspaceId?: string;
+  channelId: string;
+  threadId?: string;
+}
+
+/** Per-guild/workspace or per-channel choices, stored; a missing field falls through to the wider scope. */
+export interface ConversationSettings {
+  /** Replaces the bot's identity line in the system prompt ("You are …"). */
+  persona?: string;
+  thinking?: boolean;
+  webSearch?: WebSearchMode;
+}
+
+export interface SettingsScope {
+  platform: string;
+  /** Guild or workspace; absent for a direct-message channel. */
+  workspaceId?: string;
+  /** Absent: the whole guild/workspace. */
+  channelId?: string;
+}
+
+/** A patch: `null` clears a field, `undefined` leaves it. */
+export type SettingsPatch = { [K in keyof ConversationSettings]?: ConversationSettings[K] | null };
+
+/** Choices for one request, winning over every stored setting. */
+export interface RequestOverrides {
+  thinking?: boolean;
+  webSearch?: WebSearchMode;
+  persona?: string;
+}
+
+export interface HandleOptions {
+  /** Cancels the reply (service request, tools, waiting for the lock). */
+  signal?: AbortSignal;
+  overrides?: RequestOverrides;
+  /** Reads the latest messages of the message's channel/thread, for the `recent_messages` tool. */
+  recentMessages?: (limit: number) => Promise<RecentMessage[]>;
+}
+
+export interface ReplyUsage {
+  /** Requests made to the service for this reply. */
+  serviceCalls: number;
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+  reasoningTokens: number;
+  cachedTokens: number;
+  imageTokens: number;
+  audioTokens: number;
+  audioSeconds: number;
+  /** Keyword searches the service ran (each billed). */
+  webSearchCalls: number;
+  webPages: number;
+}
+
+export type StatusPhase = 'queued' | 'thinking' | 'searching' | 'looking' | 'transcribing' | 'tool';
+
+export type NoticeCode = 'history_trimmed' | 'tool_rounds_exhausted';
+
+export type ReplyErrorCode =
+  | 'rate_limited'
+  | 'daily_budget'
+  | 'busy'
+  | 'too_long'
+  | 'media'
+  | 'service'
+  | 'cancelled'
+  | 'internal';
+
+export type ReplyEvent =
+  /** What the bot is doing now (for a typing indicator or a placeholder line). */
+  | { type: 'status'; phase: StatusPhase; text: string }
+  /** The next piece of the answer; citation markers [n] already match the last `citations` list. */
+  | { type: 'text'; delta: string }
+  | { type: 'reasoning'; delta: string }
+  /** The full, numbered source list so far (replaces any earlier one). */
+  | { type: 'citations'; citations: Citation[] }
+  | { type: 'transcript'; name: string; text: string }
+  | { type: 'attachment'; name: string; mime: string; data: Buffer }
+  | { type: 'notice'; code: NoticeCode; text: string }
+  /** A message fit to show the user; `retryAfterMs` when trying later will help. */
+  | { type: 'error'; code: ReplyErrorCode; message: string; retryAfterMs?: number }
+  /** Always the last event, exactly once. */
+  | { type: 'done'; usage: ReplyUsage };
+
+/** What the engine returns for a message; iterate it once. Breaking out of the loop cancels the reply. */
+export type ReplyStream = AsyncIterable<ReplyEvent>;

@@ -1,0 +1,33 @@
+import type { Usage } from '../service/types.ts';
+import type { ReplyUsage } from './types.ts';
+
+export function emptyUsage(): ReplyUsage {
+  return {
+    serviceCalls: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+    totalTokens: 0,
+    reasoningTokens: 0,
+    cachedTokens: 0,
+    imageTokens: 0,
+    audioTokens: 0,
+    audioSeconds: 0,
+    webSearchCalls: 0,
+    webPages: 0,
+  };
+}
+
+/** Adds one service response's usage to a reply's running total. */
+export function addUsage(total: ReplyUsage, usage: Usage): void {
+  total.serviceCalls += 1;
+  total.promptTokens += usage.promptTokens;
+  total.completionTokens += usage.completionTokens;
+  total.totalTokens += usage.totalTokens || usage.promptTokens + usage.completionTokens;
+  total.reasoningTokens += usage.reasoningTokens;
+  total.cachedTokens += usage.cachedTokens;
+  total.imageTokens += usage.imageTokens;
+  total.audioTokens += usage.audioTokens;
+  total.audioSeconds += usage.audioSeconds;
+  total.webSearchCalls += usage.webSearch.toolUsage;
+  total.webPages += usage.webSearch.pageUsage;
+}
