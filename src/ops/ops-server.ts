@@ -4,8 +4,11 @@ import type { Logger } from '../log/logger.ts';
 import type { HealthRegistry } from './health.ts';
 import type { Metrics } from './metrics.ts';
 
-/** Sees the request unchanged (the full path, prefix included) and owns the response. */
-export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+/**
+ * Sees the request unchanged (the full path, prefix included) and owns the response. It may be async: a throw
+ * or a rejected promise becomes a logged 500 (or a cut connection once headers are out).
+ */
+export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
 export interface OpsServerOptions {
   health: HealthRegistry;
@@ -61,7 +64,7 @@ export function createOpsServer(options: OpsServerOptions): OpsServer {
 
   const server = createServer((req, res) => {
     const path = pathOf(req);
-    let handled: void | Promise<void>;
+    let handled: unknown;
     try {
       if (BUILT_IN.has(path)) {
         if (req.method !== 'GET' && req.method !== 'HEAD') {
