@@ -1,0 +1,19 @@
+import type { IncomingAudio, IncomingImage, IncomingMessage, MessageFlags } from '../src/conversation/types.ts';
+import type { CommandContext } from './command.ts';
+
+/** The core's message for a command invocation, in the conversation of the channel or thread it was run in. */
+export function messageFromCommand(
+  ctx: CommandContext,
+  content: { text: string; images?: IncomingImage[]; audio?: IncomingAudio[]; flags?: MessageFlags },
+): IncomingMessage {
+  return {
+    platform: ctx.platform,
+    workspaceId: ctx.workspaceId,
+    channelId: ctx.channelId,
+    threadId: ctx.threadId,
+    messageId: ctx.invocationId,
+    author: { id: ctx.user.id, displayName: ctx.user.displayName },
+    isDirect: ctx.isDirect,
+    ...content,
+  };
+}
