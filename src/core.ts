@@ -1,0 +1,41 @@
+import type { CapabilityDeps } from './capabilities/deps.ts';
+import type { SpeechInput } from './capabilities/synthesize.ts';
+import type { Config } from './config/config.ts';
+import { createEngine } from './conversation/create-engine.ts';
+import type { ConversationEngine } from './conversation/engine.ts';
+import type { Logger } from './log/logger.ts';
+import { createServiceClient } from './service/client.ts';
+import type { ServiceClient } from './service/client.ts';
+import { speak, type SpeechFormat, type SpokenAudio } from './speech/speak.ts';
+import type { Store } from './store/store.ts';
+
+/** The platform-neutral core every adapter drives: one client, one store, one engine. */
+export interface Core {
+  config: Config;
+  logger: Logger;
+  client: ServiceClient;
+  store: Store;
+  engine: ConversationEngine;
+  capabilities: CapabilityDeps;
+  speak(input: SpeechInput, format: SpeechFormat): Promise<SpokenAudio>;
+  close(): Promise<void>;
+}
+
+export async function createCore(config: Config, logger: Logger, options: { store?: Store } = {}): Promise<Core> {
+  const client = createServiceClient(config, logger);
+  const capabilities: CapabilityDeps = { client, config, logger };
+  const { engine, store, close } = await createEngine({ config, logger, client, store: options.store });
+  return {
+    config,
+    logger,
+    client,
+    store,
+    engine,
+    capabilities,
+    speak: (input, format) => speak(capabilities, input, format),
+    close: async () => {
+      await close();
+      await client.close();
+    },
+  };
+}
