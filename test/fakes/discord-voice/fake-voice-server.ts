@@ -55,6 +55,9 @@ export interface VoiceSessionInfo {
   userId: string;
   ssrc: number;
   mode: TransportMode | null;
+  /** The UDP address the client named in Select Protocol, and the one its IP discovery request came from. */
+  selectedAddress: { address: string; port: number } | null;
+  discoveredFrom: { address: string; port: number } | null;
   /** Whether a websocket currently serves the session (false between a drop and the Resume). */
   connected: boolean;
 }
@@ -150,8 +153,8 @@ export async function startFakeVoiceServer(options: FakeVoiceServerOptions = {})
     session: () => {
       const session = liveSession();
       if (!session) return null;
-      const { sessionId, userId, ssrc, mode } = session;
-      return { sessionId, userId, ssrc, mode, connected: session.connection !== null };
+      const { sessionId, userId, ssrc, mode, selectedAddress, discoveredFrom } = session;
+      return { sessionId, userId, ssrc, mode, selectedAddress, discoveredFrom, connected: session.connection !== null };
     },
     daveGroupMembers: () => state.dave.groupMembers,
     daveVoicePrivacyCode: () => state.dave.voicePrivacyCode,
@@ -162,11 +165,13 @@ export async function startFakeVoiceServer(options: FakeVoiceServerOptions = {})
       else connection.close(code, 'dropped by the test');
     },
     connectUser: (userId) => {
+      if (state.users.includes(userId)) throw new Error(`${userId} is already in the channel`);
       state.users.push(userId);
       liveSession()?.send(VoiceOp.ClientsConnect, { user_ids: [userId] });
       state.dave.memberJoined(userId);
     },
     disconnectUser: (userId) => {
+      if (!state.users.includes(userId)) throw new Error(`${userId} is not in the channel`);
       state.users.splice(state.users.indexOf(userId), 1);
       liveSession()?.send(VoiceOp.ClientDisconnect, { user_id: userId });
       state.dave.memberLeft(userId);

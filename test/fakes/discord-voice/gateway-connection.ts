@@ -116,7 +116,6 @@ export class GatewayConnection implements SessionTransport {
     if (!isObject(d) || typeof d.t !== 'number') {
       return this.close(VoiceCloseCode.FailedToDecode, 'v8 heartbeats carry { t, seq_ack }');
     }
-    if (this.session && typeof d.seq_ack === 'number') this.session.lastSeqAck = d.seq_ack;
     this.armHeartbeatDeadline();
     this.sendRaw({ op: VoiceOp.HeartbeatAck, d: { t: d.t } });
   }
@@ -135,7 +134,7 @@ export class GatewayConnection implements SessionTransport {
     }
     const previous = this.state.sessions.get(config.sessionId);
     previous?.connection?.close(VoiceCloseCode.SessionNoLongerValid, 'Replaced by a new Identify');
-    const session = new VoiceSession(config.sessionId, config.userId, this.freeSsrc(), maxDave);
+    const session = new VoiceSession(config.sessionId, config.userId, this.freeSsrc());
     session.connection = this;
     this.session = session;
     this.state.addSession(session);
@@ -156,7 +155,6 @@ export class GatewayConnection implements SessionTransport {
     this.session = session;
     session.connection = this;
     const seqAck = typeof d.seq_ack === 'number' ? d.seq_ack : -1;
-    session.lastSeqAck = seqAck;
     session.sendUnnumbered(VoiceOp.Resumed, null);
     if (!session.replayAfter(seqAck)) this.close(VoiceCloseCode.SessionNoLongerValid, 'Missed messages are gone');
   }

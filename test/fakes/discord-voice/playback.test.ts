@@ -37,6 +37,7 @@ describe('fake Discord voice server with the real @discordjs/voice', () => {
         { speaking: 0, ssrc: session.ssrc },
       ]);
       expect(server.udpCounters.discoveries).toBe(1);
+      expect(server.session()!.selectedAddress).toEqual(server.session()!.discoveredFrom);
       const heartbeats = server.payloads.filter((payload) => payload.op === 3);
       expect(heartbeats.length).toBeGreaterThan(0);
       expect((heartbeats.at(-1)!.d as { seq_ack: number }).seq_ack).toBeGreaterThanOrEqual(1);

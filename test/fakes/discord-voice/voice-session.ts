@@ -22,22 +22,19 @@ export class VoiceSession {
   readonly sessionId: string;
   readonly userId: string;
   readonly ssrc: number;
-  readonly maxDaveVersion: number;
   mode: TransportMode | null = null;
   secretKey: Buffer | null = null;
   /** The address the client named in Select Protocol, and the one its IP discovery came from. */
   selectedAddress: { address: string; port: number } | null = null;
   discoveredFrom: { address: string; port: number } | null = null;
   connection: SessionTransport | null = null;
-  lastSeqAck = -1;
   private seq = 0;
   private buffered: Buffered[] = [];
 
-  constructor(sessionId: string, userId: string, ssrc: number, maxDaveVersion: number) {
+  constructor(sessionId: string, userId: string, ssrc: number) {
     this.sessionId = sessionId;
     this.userId = userId;
     this.ssrc = ssrc;
-    this.maxDaveVersion = maxDaveVersion;
   }
 
   /** A numbered JSON message: buffered, delivered now if the socket is open, else on resume. */
