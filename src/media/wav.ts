@@ -22,6 +22,8 @@ const WAVE_FORMAT_PCM = 1;
 const WAVE_FORMAT_IEEE_FLOAT = 3;
 const WAVE_FORMAT_EXTENSIBLE = 0xfffe;
 const STREAMED_SIZE = 0xffffffff;
+// WAV is little-endian; on such hosts samples can be copied as they are.
+const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 function fourCC(bytes: Uint8Array, at: number): string {
   return String.fromCharCode(bytes[at]!, bytes[at + 1]!, bytes[at + 2]!, bytes[at + 3]!);
@@ -167,8 +169,12 @@ export function writeWav(samples: Int16Array, sampleRate: number, channels: numb
   out.writeUInt16LE(16, 34);
   out.write('data', 36, 'latin1');
   out.writeUInt32LE(dataBytes, 40);
-  const view = new DataView(out.buffer, out.byteOffset + 44, dataBytes);
-  for (let i = 0; i < samples.length; i++) view.setInt16(i * 2, samples[i]!, true);
+  if (LITTLE_ENDIAN_HOST && (out.byteOffset + 44) % 2 === 0) {
+    new Int16Array(out.buffer, out.byteOffset + 44, samples.length).set(samples);
+  } else {
+    const view = new DataView(out.buffer, out.byteOffset + 44, dataBytes);
+    for (let i = 0; i < samples.length; i++) view.setInt16(i * 2, samples[i]!, true);
+  }
   return out;
 }
 

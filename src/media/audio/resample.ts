@@ -5,6 +5,7 @@
  * which halves the filter length for speech that matters below 7 kHz. Upsampling stops at the old Nyquist.
  */
 export interface Resampler {
+  /** Output for the input so far; at equal rates this is the input itself. */
   push(input: Float32Array): Float32Array;
   flush(): Float32Array;
 }
@@ -78,7 +79,7 @@ function filterBank(fromRate: number, toRate: number): FilterBank {
 }
 
 export function createResampler(fromRate: number, toRate: number): Resampler {
-  if (fromRate === toRate) return { push: (input) => input.slice(), flush: () => new Float32Array(0) };
+  if (fromRate === toRate) return { push: (input) => input, flush: () => new Float32Array(0) };
   const { phases, up, down, half, taps } = filterBank(fromRate, toRate);
   const width = 2 * half;
   // Input samples from absolute index `bufStart` on; indices before 0 are silence.
