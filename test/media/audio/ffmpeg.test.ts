@@ -10,12 +10,12 @@ import { FFMPEG, fixture, NO_FFMPEG, rms } from './audio-fixtures.ts';
 const dir = mkdtempSync(join(tmpdir(), 'herald-ffmpeg-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A stand-in ffmpeg: a shell script in its own directory. */
+/** A stand-in ffmpeg in its own directory: a Node script, so it runs whatever PATH holds. */
 function fakeFfmpeg(name: string, script: string, executable = true): string {
   const bin = join(dir, name);
   const path = join(bin, 'ffmpeg');
   mkdirSync(bin, { recursive: true });
-  writeFileSync(path, `#!/bin/sh\n${script}\n`);
+  writeFileSync(path, `#!${process.execPath}\n${script}\n`);
   chmodSync(path, executable ? 0o755 : 0o644);
   return bin;
 }
@@ -35,8 +35,8 @@ describe('locateFfmpeg', () => {
   });
 
   it('finds an executable ffmpeg and passes over a file that is not executable', () => {
-    const notExecutable = fakeFfmpeg('plain', 'exit 0', false);
-    const executable = fakeFfmpeg('exec', 'exit 0');
+    const notExecutable = fakeFfmpeg('plain', '', false);
+    const executable = fakeFfmpeg('exec', '');
     expect(locateFfmpeg(notExecutable)).toBeUndefined();
     expect(locateFfmpeg(`${notExecutable}:${executable}`)).toBe(join(executable, 'ffmpeg'));
   });
@@ -61,7 +61,7 @@ describe('without ffmpeg', () => {
 
 describe('ffmpeg failures', () => {
   it('gives up on a conversion that hangs', async () => {
-    const bin = fakeFfmpeg('hang', 'exec sleep 10');
+    const bin = fakeFfmpeg('hang', 'setTimeout(() => {}, 10_000);');
     const started = Date.now();
     const error = await failure(ffmpegToMonoPcm(fixture('speech.m4a'), 'M4A', { searchPath: bin, timeoutMs: 300 }));
     expect(error.code).toBe('conversion_failed');
@@ -70,14 +70,14 @@ describe('ffmpeg failures', () => {
   });
 
   it('reports an unexplained ffmpeg failure as a failed conversion with its exit code', async () => {
-    const bin = fakeFfmpeg('fail', 'echo "something odd happened" >&2; exit 3');
+    const bin = fakeFfmpeg('fail', 'process.stderr.write("something odd happened\\n"); process.exitCode = 3;');
     const error = await failure(ffmpegToMonoPcm(fixture('speech.m4a'), 'M4A', { searchPath: bin }));
     expect(error.code).toBe('conversion_failed');
     expect(error.message).toMatch(/exited with code 3/);
   });
 
   it('stops ffmpeg once the output passes the duration limit', async () => {
-    const bin = fakeFfmpeg('endless', 'exec cat /dev/zero');
+    const bin = fakeFfmpeg('endless', 'const zeros = Buffer.alloc(65536); const more = () => process.stdout.write(zeros, more); more();');
     const error = await failure(ffmpegToMonoPcm(fixture('speech.m4a'), 'M4A', { searchPath: bin, maxDurationSeconds: 2 }));
     expect(error.code).toBe('too_long');
   });
