@@ -10,6 +10,11 @@ const onOff = z.enum(['on', 'off']).transform((v) => v === 'on');
 const positiveInt = z.coerce.number().int().positive();
 const url = z.url({ protocol: /^https?$/ });
 const optionalSecret = z.string().min(1).optional();
+const idList = z
+  .string()
+  .regex(/^\s*\d{17,20}\s*(,\s*\d{17,20}\s*)*$/, 'comma-separated Discord ids')
+  .transform((v) => v.split(',').map((id) => id.trim()))
+  .optional();
 
 /** One entry per environment variable: the variable name is the key, so a failure names it. */
 const schema = z.object({
@@ -49,6 +54,12 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(defaults.port),
   DISCORD_TOKEN: optionalSecret,
   DISCORD_API_URL: url.optional(),
+  DISCORD_ALLOW_GUILDS: idList,
+  DISCORD_DENY_GUILDS: idList,
+  DISCORD_ALLOW_CHANNELS: idList,
+  DISCORD_DENY_CHANNELS: idList,
+  DISCORD_ALLOW_ROLES: idList,
+  DISCORD_DENY_ROLES: idList,
   SLACK_BOT_TOKEN: z.string().startsWith('xoxb-', 'a bot token starting with xoxb-').optional(),
   SLACK_SIGNING_SECRET: optionalSecret,
   SLACK_APP_TOKEN: z.string().startsWith('xapp-', 'an app-level token starting with xapp-').optional(),
@@ -102,7 +113,7 @@ export interface Config {
   timezone: string;
   storeUrl: string;
   port: number;
-  discord?: { token: string; apiUrl?: string };
+  discord?: { token: string; apiUrl?: string; access?: DiscordAccess };
   slack?: { botToken: string; signingSecret?: string; appToken?: string; apiUrl?: string };
   media: { maxAudioSeconds: number; maxImagePixels: number; uploadLimitBytes: number };
   conversation: { historyTtlSeconds: number; contextTokens: number; maxToolRounds: number; toolsModule?: string };
@@ -112,6 +123,16 @@ export interface Config {
     userDailyTokens: number;
     guildDailyTokens: number;
   };
+}
+
+/** Where Herald answers on Discord; an empty allow list allows everything, a deny list always wins. */
+export interface DiscordAccess {
+  allowGuilds: string[];
+  denyGuilds: string[];
+  allowChannels: string[];
+  denyChannels: string[];
+  allowRoles: string[];
+  denyRoles: string[];
 }
 
 export interface LoadOptions {
@@ -165,7 +186,7 @@ export function loadConfig(env: Env, options: LoadOptions = {}): Config {
     timezone: e.TZ,
     storeUrl: e.STORE_URL,
     port: e.PORT,
-    ...(e.DISCORD_TOKEN && { discord: { token: e.DISCORD_TOKEN, apiUrl: e.DISCORD_API_URL } }),
+    ...(e.DISCORD_TOKEN && { discord: { token: e.DISCORD_TOKEN, apiUrl: e.DISCORD_API_URL, ...discordAccess(e) } }),
     ...(e.SLACK_BOT_TOKEN && {
       slack: { botToken: e.SLACK_BOT_TOKEN, signingSecret: e.SLACK_SIGNING_SECRET, appToken: e.SLACK_APP_TOKEN, apiUrl: e.SLACK_API_URL },
     }),
@@ -187,6 +208,18 @@ export function loadConfig(env: Env, options: LoadOptions = {}): Config {
       guildDailyTokens: e.QUOTA_GUILD_DAILY_TOKENS,
     },
   };
+}
+
+function discordAccess(e: z.infer<typeof schema>): { access?: DiscordAccess } {
+  const access: DiscordAccess = {
+    allowGuilds: e.DISCORD_ALLOW_GUILDS ?? [],
+    denyGuilds: e.DISCORD_DENY_GUILDS ?? [],
+    allowChannels: e.DISCORD_ALLOW_CHANNELS ?? [],
+    denyChannels: e.DISCORD_DENY_CHANNELS ?? [],
+    allowRoles: e.DISCORD_ALLOW_ROLES ?? [],
+    denyRoles: e.DISCORD_DENY_ROLES ?? [],
+  };
+  return Object.values(access).some((list) => list.length > 0) ? { access } : {};
 }
 
 function readEnvFile(path: string): Env {
