@@ -87,12 +87,13 @@ describe('with ffmpeg', () => {
   it.for([
     ['speech.m4a', 'mp4', 'M4A (MPEG-4 audio)'],
     ['speech.aac', 'aac-adts', 'AAC (ADTS)'],
+    ['speech-vorbis.webm', 'matroska-audio', 'WebM (Vorbis)'],
   ] as const)('converts %s to 16 kHz mono WAV of the right length', async ([name, format, label], ctx) => {
     if (!FFMPEG) ctx.skip(NO_FFMPEG);
     const prepared = await prepareAudioForAsr(fixture(name));
     expect(prepared.sourceFormat).toBe(format);
     expect(prepared.sourceLabel).toBe(label);
-    // AAC adds encoder delay; MP4 edit lists take most of it back, raw ADTS keeps it.
+    // Encoder delay: MP4 edit lists take most of it back, raw ADTS and WebM keep some.
     expect(prepared.durationSeconds).toBeGreaterThan(7.1);
     expect(prepared.durationSeconds).toBeLessThan(7.2);
     const [segment] = prepared.segments;

@@ -54,6 +54,12 @@ describe('prepareAudioForAsr', () => {
     expect(prepared.durationSeconds).toBeCloseTo(SPEECH_SECONDS, 3);
   });
 
+  it('decodes MPEG layer II, which the service does not take, into WAV', async () => {
+    const prepared = await prepareAudioForAsr(fixture('speech.mp2'));
+    expect(prepared.segments[0]!.mime).toBe('audio/wav');
+    expect(prepared.durationSeconds).toBeCloseTo(157_824 / 22050, 3);
+  });
+
   it('decodes an MP3 too big to send into WAV segments that each fit', async () => {
     const maxBase64Bytes = 50_000;
     expect(dataUrlLength('audio/mpeg', fixture('speech.mp3').length)).toBeGreaterThan(maxBase64Bytes);

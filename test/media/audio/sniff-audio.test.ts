@@ -21,6 +21,8 @@ describe('sniffAudio', () => {
     ['speech-flac.ogg', 'ogg-flac', 'Ogg FLAC'],
     ['speech.flac', 'flac', 'FLAC'],
     ['speech.mp3', 'mp3', 'MP3'],
+    ['speech.mp2', 'mp2', 'MPEG audio layer II'],
+    ['speech-vorbis.webm', 'matroska-audio', 'WebM (Vorbis)'],
     ['speech.m4a', 'mp4', 'M4A (MPEG-4 audio)'],
     ['speech.aac', 'aac-adts', 'AAC (ADTS)'],
     ['tone-s16le.wav', 'wav', 'WAV'],
