@@ -225,8 +225,11 @@ export class ConversationEngine {
       ...(options.recentMessages && { recentMessages: options.recentMessages }),
       logger: this.#logger,
     };
-    // Images go to the vision model, which answers about them without function tools.
-    const tools = images.length > 0 ? [] : this.#tools.definitions(toolContext);
+    // Images go to the vision model, which answers about them without function tools. With
+    // API_FORMAT=messages, function tools ride only on requests that need chat completions anyway (web
+    // search on); a plain text turn then stays on the Messages endpoint the operator chose.
+    const offerTools = images.length === 0 && (config.api.format === 'chat' || settings.webSearch !== 'off');
+    const tools = offerTools ? this.#tools.definitions(toolContext) : [];
     const system = buildSystemPrompt({
       now: this.#now(),
       timezone: config.timezone,

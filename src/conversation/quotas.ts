@@ -45,7 +45,7 @@ export class QuotaGuard {
     if (!user.allowed) {
       return {
         code: 'rate_limited',
-        message: `You've reached your limit of ${this.#quotas.userRequestsPerMinute} requests per minute — try again in ${humanDuration(user.retryAfterMs)}.`,
+        message: `You've reached your limit of ${requests(this.#quotas.userRequestsPerMinute)} per minute — try again in ${humanDuration(user.retryAfterMs)}.`,
         retryAfterMs: user.retryAfterMs,
       };
     }
@@ -57,7 +57,7 @@ export class QuotaGuard {
       if (!guild.allowed) {
         return {
           code: 'rate_limited',
-          message: `This server has reached its limit of ${this.#quotas.guildRequestsPerMinute} requests per minute — try again in ${humanDuration(guild.retryAfterMs)}.`,
+          message: `This server has reached its limit of ${requests(this.#quotas.guildRequestsPerMinute)} per minute — try again in ${humanDuration(guild.retryAfterMs)}.`,
           retryAfterMs: guild.retryAfterMs,
         };
       }
@@ -90,6 +90,10 @@ export class QuotaGuard {
   }
 }
 
-function perMinute(requests: number) {
-  return { capacity: requests, refillPerSecond: requests / 60 };
+function perMinute(count: number) {
+  return { capacity: count, refillPerSecond: count / 60 };
+}
+
+function requests(count: number): string {
+  return `${numberFormat.format(count)} request${count === 1 ? '' : 's'}`;
 }

@@ -94,7 +94,7 @@ export async function runReplyLoop(input: ReplyLoopInput): Promise<ReplyLoopResu
         emit({
           type: 'notice',
           code: 'tool_rounds_exhausted',
-          text: `I stopped after ${input.maxToolRounds} rounds of tool use, so this answer may be incomplete.`,
+          text: `I stopped after ${input.maxToolRounds} round${input.maxToolRounds === 1 ? '' : 's'} of tool use, so this answer may be incomplete.`,
         });
       }
       const answer: ChatMessage = { role: 'assistant', content: response.content };

@@ -86,7 +86,7 @@ describe.each(backends)('conversation lock on $name', (backend) => {
 
   it('waits for another instance holding the lock, then takes it', async (context) => {
     if (!backend.openTwin) context.skip('memory is private to one process');
-    const twin = await backend.openTwin(store);
+    const twin = await backend.openTwin!(store);
     opened.push(twin);
     const here = new ConversationLocks(store, silentLogger, { pollMinMs: 5, pollMaxMs: 20 });
     const there = new ConversationLocks(twin, silentLogger, { pollMinMs: 5, pollMaxMs: 20 });

@@ -254,7 +254,7 @@ describe('ConversationEngine: tools', () => {
     });
     const reply = await adapter.send('loop');
     expect(reply.notices.map((n) => n.code)).toEqual(['tool_rounds_exhausted']);
-    expect(reply.notices[0]!.text).toBe('I stopped after 1 rounds of tool use, so this answer may be incomplete.');
+    expect(reply.notices[0]!.text).toBe('I stopped after 1 round of tool use, so this answer may be incomplete.');
   });
 
   it('offers recent_messages when the adapter provides the channel reader, and passes tool attachments on', async () => {
@@ -366,7 +366,7 @@ describe('ConversationEngine: quotas and usage', () => {
     const { adapter } = setup(() => ({ text: 'ok' }), { QUOTA_GUILD_PER_MINUTE: '1' });
     await adapter.send('1');
     const denied = await adapter.send('2', { author: 'Bob' });
-    expect(denied.error?.message).toMatch(/^This server has reached its limit of 1 requests per minute/);
+    expect(denied.error?.message).toMatch(/^This server has reached its limit of 1 request per minute/);
   });
 
   it('stops a user over the daily token budget until midnight in TZ', async () => {

@@ -22,10 +22,13 @@ let nextId = 1;
 export class FakeAdapter {
   readonly engine: ConversationEngine;
   readonly defaults: Partial<IncomingMessage>;
+  /** Prefix of the user ids made from author names (`id-alice`); unique per run where a store is shared. */
+  readonly userIdPrefix: string;
 
-  constructor(engine: ConversationEngine, defaults: Partial<IncomingMessage> = {}) {
+  constructor(engine: ConversationEngine, defaults: Partial<IncomingMessage> = {}, userIdPrefix = 'id-') {
     this.engine = engine;
     this.defaults = { platform: 'test', workspaceId: 'guild-1', channelId: 'channel-1', isDirect: false, ...defaults };
+    this.userIdPrefix = userIdPrefix;
   }
 
   message(text: string, options: MessageOptions = {}): IncomingMessage {
@@ -36,7 +39,7 @@ export class FakeAdapter {
       isDirect: false,
       ...this.defaults,
       messageId: `m${nextId++}`,
-      author: { id: authorId ?? `id-${author.toLowerCase()}`, displayName: author },
+      author: { id: authorId ?? `${this.userIdPrefix}${author.toLowerCase()}`, displayName: author },
       text,
       ...rest,
     };
