@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { MediaError } from '../../errors.ts';
 import { readWav, type PcmAudio } from '../wav.ts';
 import { createResampler } from './resample.ts';
@@ -67,8 +68,13 @@ export async function decodeStream(
     onAudio({ sampleRate: decoded.sampleRate, channels: decoded.channelData.map((c) => c.subarray(0, decoded.samplesDecoded)) });
   };
   const input = format.startsWith('ogg-') ? completeOggPages(bytes) : bytes;
-  const chunks = function* () {
-    for (let at = 0; at < input.length; at += CHUNK_BYTES) yield input.subarray(at, at + CHUNK_BYTES);
+  // The wasm decoders work synchronously: between chunks the event loop gets a turn, so a long
+  // recording does not stall the bot's gateway connections while it decodes.
+  const chunks = async function* () {
+    for (let at = 0; at < input.length; at += CHUNK_BYTES) {
+      yield input.subarray(at, at + CHUNK_BYTES);
+      await nextTurn();
+    }
   };
   const opusRate = options.opusSampleRate ?? 48000;
   try {
@@ -81,7 +87,7 @@ export async function decodeStream(
       }
       case 'ogg-opus':
         await withOggOpusDecoder(opusRate, async (decoder) => {
-          for (const chunk of chunks()) deliver(await decoder.decode(chunk));
+          for await (const chunk of chunks()) deliver(await decoder.decode(chunk));
           deliver(await decoder.flush());
         });
         break;
@@ -91,7 +97,7 @@ export async function decodeStream(
       case 'flac':
       case 'ogg-flac':
         await withFlacDecoder(async (decoder) => {
-          for (const chunk of chunks()) deliver(await decoder.decode(chunk));
+          for await (const chunk of chunks()) deliver(await decoder.decode(chunk));
           // codec-parser delimits a native FLAC frame by finding the next frame's header; at the end of the
           // file it would otherwise glue the last two frames together and lose the final one.
           if (format === 'flac') deliver(await decoder.decode(new Uint8Array(FLAC_TAIL_PADDING)));
@@ -100,14 +106,14 @@ export async function decodeStream(
         break;
       case 'ogg-vorbis':
         await withOggVorbisDecoder(async (decoder) => {
-          for (const chunk of chunks()) deliver(await decoder.decode(chunk));
+          for await (const chunk of chunks()) deliver(await decoder.decode(chunk));
           deliver(await decoder.flush());
         });
         break;
       case 'mp3':
       case 'mp2':
         await withMpegDecoder(async (decoder) => {
-          for (const chunk of chunks()) deliver(decoder.decode(chunk));
+          for await (const chunk of chunks()) deliver(decoder.decode(chunk));
         });
         break;
     }
@@ -204,6 +210,7 @@ async function decodeWebmOpus(bytes: Uint8Array, sampleRate: OpusSampleRate, del
       if (batch.length < OPUS_FRAMES_PER_BATCH && packet.discardPaddingNs <= 0 && i < packets.length - 1) continue;
       const decoded = decoder.decodeFrames(batch);
       batch = [];
+      await nextTurn();
       // DiscardPadding marks encoder padding at the end of the last block: drop it, as ffmpeg does.
       const trim = Math.min(decoded.samplesDecoded, Math.round((Math.max(0, packet.discardPaddingNs) * sampleRate) / 1e9));
       deliver({ ...decoded, samplesDecoded: decoded.samplesDecoded - trim });

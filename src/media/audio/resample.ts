@@ -126,7 +126,7 @@ export function createResampler(fromRate: number, toRate: number): Resampler {
         base += 1;
       }
       const t = phase * width;
-      // Four independent sums let the JIT pipeline the multiply-adds; width is even.
+      // Four independent sums let the JIT pipeline the multiply-adds.
       let a0 = 0;
       let a1 = 0;
       let a2 = 0;

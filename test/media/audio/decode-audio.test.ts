@@ -239,6 +239,17 @@ describe('other codecs', () => {
   });
 });
 
+describe('sharing the event loop', () => {
+  it('lets timers run while it decodes a file of several chunks', async () => {
+    await decodeAudio(fixture('speech-flac.ogg'), 'ogg-flac'); // load the decoder first
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 0);
+    await decodeAudio(fixture('speech-flac.ogg'), 'ogg-flac');
+    clearInterval(timer);
+    expect(ticks).toBeGreaterThanOrEqual(2);
+  });
+});
+
 describe('damaged and empty streams', () => {
   it('calls a FLAC file whose frames are all garbled damaged', async () => {
     const bytes = Buffer.from(fixture('speech.flac'));
