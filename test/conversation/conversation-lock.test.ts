@@ -105,10 +105,10 @@ describe.each(backends)('conversation lock on $name', (backend) => {
   });
 
   it('renews the lock while a long reply runs, so nobody else gets in', async () => {
-    const locks = new ConversationLocks(store, silentLogger, { ttlMs: 120, pollMinMs: 5, pollMaxMs: 10 });
+    const locks = new ConversationLocks(store, silentLogger, { ttlMs: 300, pollMinMs: 5, pollMaxMs: 10 });
     const key = uniqueKey('renew');
     const lease = await locks.acquire(key);
-    await sleep(400);
+    await sleep(800);
     expect(lease.lost).toBe(false);
     expect(await store.acquireLock(`lock:${key}`, 1000)).toBeNull();
     await lease.release();
