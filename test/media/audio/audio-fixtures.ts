@@ -25,6 +25,12 @@ export function ffmpegDecode(path: string, options: { libopus?: boolean; rate?: 
   return new Float32Array(out.buffer, out.byteOffset, out.length / 4);
 }
 
+/** How many mono samples ffmpeg decodes (libopus for Opus), counted as cheaply as possible (8-bit output). */
+export function ffmpegSampleCount(path: string, options: { libopus?: boolean } = {}): number {
+  const args = ['-nostdin', '-v', 'error', ...(options.libopus ? ['-c:a', 'libopus'] : []), '-i', path, '-ac', '1'];
+  return execFileSync(FFMPEG!, [...args, '-c:a', 'pcm_u8', '-f', 'u8', '-'], { maxBuffer: 1 << 30 }).length;
+}
+
 export function rms(samples: ArrayLike<number>, from = 0, to = samples.length): number {
   let sum = 0;
   for (let i = from; i < to; i++) sum += samples[i]! * samples[i]!;

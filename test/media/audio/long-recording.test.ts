@@ -6,19 +6,19 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { prepareAudioForAsr, type PreparedAudio } from '../../../src/media/audio/prepare-audio.ts';
 import { dataUrlLength, DEFAULT_MAX_BASE64_BYTES, transcribeSegments } from '../../../src/media/audio/segments.ts';
 import { readWav } from '../../../src/media/wav.ts';
-import { FFMPEG, ffmpegDecode, fixturePath, NO_FFMPEG, rms } from './audio-fixtures.ts';
+import { FFMPEG, ffmpegSampleCount, fixturePath, NO_FFMPEG, rms } from './audio-fixtures.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'herald-long-audio-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A Discord-style voice note of about 5 minutes: the speech fixture with 0.6 s pauses, 39 times over. */
+/** A Discord-style voice note of about 4.4 minutes: the speech fixture with 0.6 s pauses, 34 times over. */
 function makeLongVoiceNote(): { bytes: Uint8Array; seconds: number } {
   const unit = join(dir, 'unit.wav');
   const note = join(dir, 'long.ogg');
   const ff = (...args: string[]) => execFileSync(FFMPEG!, ['-nostdin', '-v', 'error', '-y', ...args]);
   ff('-i', fixturePath('speech-flac.ogg'), '-af', 'apad=pad_dur=0.6', '-ar', '48000', '-ac', '1', unit);
-  ff('-stream_loop', '38', '-i', unit, '-c:a', 'libopus', '-b:a', '24k', '-application', 'voip', '-compression_level', '0', note);
-  const seconds = ffmpegDecode(note, { libopus: true }).length / 48000;
+  ff('-stream_loop', '33', '-i', unit, '-c:a', 'libopus', '-b:a', '24k', '-application', 'voip', '-compression_level', '0', note);
+  const seconds = ffmpegSampleCount(note, { libopus: true }) / 48000;
   return { bytes: new Uint8Array(readFileSync(note)), seconds };
 }
 
@@ -34,7 +34,7 @@ describe('a voice note too long for one request', () => {
   it('is split into segments whose data URLs each stay within 10 MiB', async (ctx) => {
     if (!FFMPEG) ctx.skip(NO_FFMPEG);
     const { note, prepared } = await setup();
-    expect(note.seconds).toBeGreaterThan(280);
+    expect(note.seconds).toBeGreaterThan(250);
     expect(dataUrlLength('audio/wav', 44 + 32000 * note.seconds)).toBeGreaterThan(DEFAULT_MAX_BASE64_BYTES);
     expect(prepared.segments).toHaveLength(2);
     for (const segment of prepared.segments) {
