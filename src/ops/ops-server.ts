@@ -19,6 +19,8 @@ export interface OpsServerOptions {
 export interface CloseOptions {
   /** How long requests in progress may take before their connections are cut. Default 5000 ms. */
   graceMs?: number;
+  /** Cuts the connections when it aborts, grace or not (pass the shutdown hook's signal). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -110,14 +112,18 @@ export function createOpsServer(options: OpsServerOptions): OpsServer {
     },
     close(closeOptions = {}) {
       if (!server.listening) return Promise.resolve();
-      const graceMs = closeOptions.graceMs ?? 5000;
+      const { graceMs = 5000, signal } = closeOptions;
       return new Promise((resolve) => {
-        const cut = setTimeout(() => server.closeAllConnections(), graceMs);
+        const cutAll = () => server.closeAllConnections();
+        const cut = setTimeout(cutAll, graceMs);
+        signal?.addEventListener('abort', cutAll, { once: true });
         server.close(() => {
           clearTimeout(cut);
+          signal?.removeEventListener('abort', cutAll);
           resolve();
         });
         server.closeIdleConnections();
+        if (signal?.aborted) cutAll();
       });
     },
   };

@@ -192,4 +192,18 @@ describe('ops server', () => {
     expect(took).toBeLessThan(1500);
     await expect(fetch(`${base}/healthz`)).rejects.toThrow();
   });
+
+  it('cuts connections on close as soon as the given signal aborts', async () => {
+    const { ops, base } = await start();
+    ops.mount('/stuck', () => {});
+    const stuck = fetch(`${base}/stuck`).then(
+      () => 'answered',
+      () => 'cut',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const started = performance.now();
+    await ops.close({ signal: AbortSignal.timeout(100) });
+    expect(await stuck).toBe('cut');
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
 });
