@@ -12,7 +12,8 @@ export interface SignalHandlerOptions {
 /**
  * The entry point calls this once. The first signal starts the bounded shutdown and exits when it is over:
  * 0 when everything finished cleanly, 1 when something had to be cut off or failed. A second signal exits at
- * once with 128 + the signal number. Returns a function that removes the handlers.
+ * once with 128 + the signal number (so does any signal once a shutdown started some other way). Returns a
+ * function that removes the handlers.
  */
 export function installSignalHandlers(
   coordinator: ShutdownCoordinator,
