@@ -27,4 +27,5 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # tini forwards SIGTERM to Node (which drains within 10 s) and reaps ffmpeg children.
 ENTRYPOINT ["tini", "--"]
-CMD ["node", "adapters/cli/herald.ts"]
+# node:sqlite is still experimental on Node 22; its one-line warning would only clutter the JSON logs.
+CMD ["node", "--disable-warning=ExperimentalWarning", "adapters/cli/herald.ts"]
