@@ -189,7 +189,14 @@ export class ConversationEngine {
     const images = message.images ?? [];
 
     const transcripts = audio.length > 0
-      ? await transcribeAll(audio, { transcribe: this.#deps.transcribe, prepareAudio: this.#deps.prepareAudio, signal, usage, emit })
+      ? await transcribeAll(audio, {
+          transcribe: this.#deps.transcribe,
+          prepareAudio: this.#deps.prepareAudio,
+          language: options.overrides?.language,
+          signal,
+          usage,
+          emit,
+        })
       : [];
     const asked = resolveMentions(message);
     if (audio.length > 0 && images.length === 0 && (message.flags?.transcriptOnly || (asked === '' && audio.every((a) => !a.isVoiceMessage)))) {

@@ -71,6 +71,7 @@ export interface AudioTranscript {
 export interface TranscribeDeps {
   transcribe?: TranscribeFunction;
   prepareAudio?: PrepareAudioFunction;
+  language?: 'auto' | 'zh' | 'en';
   signal: AbortSignal;
   usage: ReplyUsage;
   emit: (event: ReplyEvent) => void;
@@ -89,7 +90,7 @@ export async function transcribeAll(audio: readonly IncomingAudio[], deps: Trans
     const segments = deps.prepareAudio ? (await deps.prepareAudio(file.data)).segments : [rawSegment(file)];
     const texts: string[] = [];
     for (const segment of segments) {
-      const result = await transcribe({ audio: segment, signal: deps.signal });
+      const result = await transcribe({ audio: segment, language: deps.language, signal: deps.signal });
       addUsage(deps.usage, result.usage);
       if (result.text) texts.push(result.text);
     }

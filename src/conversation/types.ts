@@ -100,6 +100,8 @@ export interface RequestOverrides {
   thinking?: boolean;
   webSearch?: WebSearchMode;
   persona?: string;
+  /** Language of spoken audio in this request, when the user knows it (improves recognition). */
+  language?: 'auto' | 'zh' | 'en';
 }
 
 export interface HandleOptions {
