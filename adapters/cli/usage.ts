@@ -1,0 +1,13 @@
+export const USAGE = `Herald — an assistant bot for Discord and Slack, and this command line.
+
+Usage:
+  herald                                  run the bot on every platform whose token is set,
+                                          or an interactive chat shell when none is
+  herald chat TEXT [--image FILE]... [--search|--no-search] [--think|--no-think] [--reasoning]
+  herald describe IMAGE [PROMPT]
+  herald transcribe AUDIO [--language auto|zh|en]
+  herald say TEXT [--voice V] [--style S] [--sing] -o OUT.wav|OUT.pcm|OUT.ogg
+  herald register [--guild ID]            register Discord slash commands (globally or for one guild)
+  herald --help | --version
+
+Configuration comes from the environment and .env (see .env.example).`;
