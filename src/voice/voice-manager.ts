@@ -1,0 +1,187 @@
+import type { SpeechInput } from '../capabilities/synthesize.ts';
+import type { Logger } from '../log/logger.ts';
+import type { OpusFrameStreamOptions } from '../media/speech/opus-frame-stream.ts';
+import type { Store } from '../store/store.ts';
+import { narrationFor, type ChatMessageForNarration, type Narration } from './narration.ts';
+import { SpeechQueue } from './speech-queue.ts';
+import type { NarrationStart, SpeechRequest, SpeechTicket, VoiceControl } from './voice-control.ts';
+import { VoiceError } from './voice-error.ts';
+import type { ChannelRef, VoicePlatform } from './voice-platform.ts';
+
+export interface VoiceManagerOptions {
+  /** Platform name, part of stored keys ("discord"). */
+  platform: string;
+  voice: VoicePlatform;
+  /** Streamed pcm16 speech, 24 kHz mono (synthesizeStream with the core's capabilities). */
+  synthesize(input: SpeechInput): AsyncIterable<Uint8Array>;
+  store: Pick<Store, 'get' | 'set' | 'delete'>;
+  logger: Logger;
+  /** Leave a voice channel after this long with nothing to say. Default 5 minutes. */
+  idleTimeoutMs?: number;
+  /** Requested speeches that may wait per server. Default 10. */
+  maxQueued?: number;
+  /** Narrated messages that may wait per server before the oldest is dropped. Default 5. */
+  maxNarrationBacklog?: number;
+  opus?: OpusFrameStreamOptions;
+}
+
+/** Who asked where: a command's origin. */
+export interface VoiceScope {
+  guildId?: string;
+  /** The text channel the command came from. */
+  channelId: string;
+  userId: string;
+}
+
+interface NarrationSettings {
+  voice?: string;
+  style?: string;
+}
+
+/** Every server's speech queue and narration, and each user's voice preference. */
+export class VoiceManager {
+  readonly #options: VoiceManagerOptions;
+  readonly #queues = new Map<string, SpeechQueue>();
+  readonly #narrations = new Map<string, Narration>();
+
+  constructor(options: VoiceManagerOptions) {
+    this.#options = options;
+  }
+
+  /** Voice controls bound to one command invocation. */
+  control(scope: VoiceScope): VoiceControl {
+    return {
+      say: (request) => this.#say(scope, request),
+      stop: async () => this.#queues.get(scope.guildId ?? '')?.stop() ?? 0,
+      skip: async () => this.#queues.get(scope.guildId ?? '')?.skip() ?? false,
+      startNarration: (options) => this.#startNarration(scope, options),
+      stopNarration: async () => this.#stopNarration(scope.guildId),
+      prefersVoice: async () => (await this.#options.store.get<boolean>(this.#preferenceKey(scope.userId))) === true,
+      setPrefersVoice: async (prefers) => {
+        if (prefers) await this.#options.store.set(this.#preferenceKey(scope.userId), true);
+        else await this.#options.store.delete(this.#preferenceKey(scope.userId));
+      },
+    };
+  }
+
+  /** Offers a new chat message to narration; the adapter calls this for every message it receives. */
+  narrate(message: ChatMessageForNarration): void {
+    if (message.guildId === undefined) return;
+    const narration = this.#narrations.get(message.guildId);
+    if (!narration) return;
+    const text = narrationFor(narration, message);
+    if (text === undefined) return;
+    const { finished } = this.#queue(message.guildId).enqueue({
+      kind: 'narration',
+      channelId: narration.voiceChannelId,
+      request: { text, voice: narration.voice, style: narration.style },
+    });
+    void finished.then((outcome) => {
+      if (outcome.status === 'failed') this.#options.logger.warn({ guildId: message.guildId, reason: outcome.message }, 'voice: narration failed');
+    });
+  }
+
+  isNarrating(guildId: string): boolean {
+    return this.#narrations.has(guildId);
+  }
+
+  /** Stops all speech and leaves every voice channel. */
+  close(): void {
+    this.#narrations.clear();
+    for (const queue of this.#queues.values()) queue.leave();
+    this.#queues.clear();
+  }
+
+  async #say(scope: VoiceScope, request: SpeechRequest): Promise<SpeechTicket> {
+    const guildId = this.#guildOf(scope);
+    const channel = await this.#options.voice.userVoiceChannel(guildId, scope.userId);
+    this.#checkNotBusyElsewhere(guildId, channel);
+    const { ahead, finished } = this.#queue(guildId).enqueue({ kind: 'say', channelId: channel.id, request });
+    return { channelName: channel.name, ahead, finished };
+  }
+
+  async #startNarration(scope: VoiceScope, options: { channel?: string; voice?: string; style?: string }): Promise<NarrationStart> {
+    const guildId = this.#guildOf(scope);
+    const { voice: platform, store } = this.#options;
+    const [voiceChannel, textChannel] = await Promise.all([
+      platform.userVoiceChannel(guildId, scope.userId),
+      platform.textChannel(guildId, options.channel, scope.channelId),
+    ]);
+    const queue = this.#queue(guildId);
+    if (queue.busy && queue.channelId !== voiceChannel.id) this.#busyElsewhere(guildId, queue.channelId!);
+    const key = this.#narrationKey(guildId);
+    const stored = (await store.get<NarrationSettings>(key)) ?? {};
+    const settings: NarrationSettings = { ...stored, ...definedOnly({ voice: options.voice, style: options.style }) };
+    if (settings.voice !== stored.voice || settings.style !== stored.style) await store.set(key, settings);
+    await queue.prepare(voiceChannel.id);
+    this.#narrations.set(guildId, { textChannelId: textChannel.id, voiceChannelId: voiceChannel.id, ...settings });
+    return { textChannelName: textChannel.name, voiceChannelName: voiceChannel.name, ...settings };
+  }
+
+  #stopNarration(guildId: string | undefined): boolean {
+    if (guildId === undefined || !this.#narrations.delete(guildId)) return false;
+    const queue = this.#queues.get(guildId);
+    queue?.clearNarration();
+    queue?.idle();
+    return true;
+  }
+
+  #checkNotBusyElsewhere(guildId: string, channel: ChannelRef): void {
+    const narration = this.#narrations.get(guildId);
+    if (narration && narration.voiceChannelId !== channel.id) {
+      const { voice } = this.#options;
+      throw new VoiceError(
+        `I'm narrating #${voice.channelName(guildId, narration.textChannelId)} in ${voice.channelName(guildId, narration.voiceChannelId)}. ` +
+          'Join that channel, or end narration with /narrate stop.',
+        { code: 'busy_elsewhere' },
+      );
+    }
+    const queue = this.#queues.get(guildId);
+    if (queue?.busy && queue.channelId !== channel.id) this.#busyElsewhere(guildId, queue.channelId!);
+  }
+
+  #busyElsewhere(guildId: string, channelId: string): never {
+    throw new VoiceError(
+      `I'm speaking in ${this.#options.voice.channelName(guildId, channelId)} right now. Join that channel, or use /stop first.`,
+      { code: 'busy_elsewhere' },
+    );
+  }
+
+  #guildOf(scope: VoiceScope): string {
+    if (scope.guildId === undefined) {
+      throw new VoiceError('Voice channels exist only in servers; here I can send speech as a voice message.', { code: 'not_in_guild' });
+    }
+    return scope.guildId;
+  }
+
+  #queue(guildId: string): SpeechQueue {
+    let queue = this.#queues.get(guildId);
+    if (!queue) {
+      const { voice, synthesize, logger, idleTimeoutMs, maxQueued, maxNarrationBacklog, opus } = this.#options;
+      queue = new SpeechQueue({
+        join: (channelId) => voice.join(guildId, channelId),
+        synthesize,
+        logger: logger.child({ guildId }),
+        idleTimeoutMs: idleTimeoutMs ?? 5 * 60_000,
+        maxQueued: maxQueued ?? 10,
+        maxNarrationBacklog: maxNarrationBacklog ?? 5,
+        keepConnected: () => this.#narrations.has(guildId),
+        opus,
+      });
+      this.#queues.set(guildId, queue);
+    }
+    return queue;
+  }
+
+  #preferenceKey(userId: string): string {
+    return `voice:prefers-voice:${this.#options.platform}:${userId}`;
+  }
+
+  #narrationKey(guildId: string): string {
+    return `voice:narration:${this.#options.platform}:${guildId}`;
+  }
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,16 @@
+import type { VoiceLink } from './voice-link.ts';
+
+export interface ChannelRef {
+  id: string;
+  name: string;
+}
+
+/** What the voice manager needs from a chat platform. Methods throw VoiceError with a user-fit message. */
+export interface VoicePlatform {
+  /** The voice channel the user is in, once checked that the bot may join and speak there. */
+  userVoiceChannel(guildId: string, userId: string): Promise<ChannelRef>;
+  /** A text channel of the guild named by mention, id or name; `fallbackId` when no reference is given. */
+  textChannel(guildId: string, reference: string | undefined, fallbackId: string): Promise<ChannelRef>;
+  channelName(guildId: string, channelId: string): string;
+  join(guildId: string, channelId: string): Promise<VoiceLink>;
+}
