@@ -1,16 +1,37 @@
 import { createInterface } from 'node:readline/promises';
 import type { WebSearchMode } from '../../src/config/config.ts';
 import type { Core } from '../../src/core.ts';
-import type { RequestOverrides } from '../../src/conversation/types.ts';
+import type { ConversationKey, RequestOverrides } from '../../src/conversation/types.ts';
 import { ReplyFailed, writeReply, type TerminalOutput } from './terminal-reply.ts';
 
 const HELP = `Type a message and press Enter. Commands: /reset (forget the conversation), /think on|off,
 /search off|auto|force, /help, /exit. Ctrl+C stops an answer; Ctrl+D leaves.`;
 
+/** Runs a shell command line (`/reset`, `/think on`…); returns what to tell the user, or undefined for chat text. */
+async function shellCommand(line: string, core: Core, key: ConversationKey, overrides: RequestOverrides): Promise<string | undefined> {
+  if (line === '/help') return HELP;
+  if (line === '/reset') {
+    await core.engine.reset(key);
+    return 'Forgot the conversation.';
+  }
+  const think = /^\/think (on|off)$/.exec(line);
+  if (think) {
+    overrides.thinking = think[1] === 'on';
+    return `Thinking ${think[1]}.`;
+  }
+  const search = /^\/search (off|auto|force)$/.exec(line);
+  if (search) {
+    overrides.webSearch = search[1] as WebSearchMode;
+    return `Web search ${search[1]}.`;
+  }
+  if (line.startsWith('/')) return `Unknown command ${line.split(/\s/)[0]}. ${HELP}`;
+  return undefined;
+}
+
 /** An interactive chat in the terminal, for when no platform token is set. */
 export async function runShell(core: Core, io: TerminalOutput & { in: NodeJS.ReadableStream }): Promise<void> {
   const rl = createInterface({ input: io.in, output: io.err, terminal: Boolean((io.in as { isTTY?: boolean }).isTTY) });
-  const key = { platform: 'cli', channelId: 'terminal', threadId: `shell-${process.pid}` };
+  const key: ConversationKey & { threadId: string } = { platform: 'cli', channelId: 'terminal', threadId: `shell-${process.pid}` };
   const overrides: RequestOverrides = {};
   let current: AbortController | undefined;
   let turn = 0;
@@ -19,35 +40,20 @@ export async function runShell(core: Core, io: TerminalOutput & { in: NodeJS.Rea
     else rl.close();
   });
   io.err.write(`Herald chat shell (no Discord or Slack token set). ${HELP}\n`);
+  const prompt = () => io.err.write('you> ');
   try {
-    for (;;) {
-      let line: string;
-      try {
-        line = (await rl.question('you> ')).trim();
-      } catch {
-        break;
+    prompt();
+    for await (const raw of rl) {
+      const line = raw.trim();
+      if (!line) {
+        prompt();
+        continue;
       }
-      if (!line) continue;
       if (line === '/exit' || line === '/quit') break;
-      if (line === '/help') {
-        io.err.write(`${HELP}\n`);
-        continue;
-      }
-      if (line === '/reset') {
-        await core.engine.reset(key);
-        io.err.write('Forgot the conversation.\n');
-        continue;
-      }
-      const think = /^\/think (on|off)$/.exec(line);
-      if (think) {
-        overrides.thinking = think[1] === 'on';
-        io.err.write(`Thinking ${think[1]}.\n`);
-        continue;
-      }
-      const search = /^\/search (off|auto|force)$/.exec(line);
-      if (search) {
-        overrides.webSearch = search[1] as WebSearchMode;
-        io.err.write(`Web search ${search[1]}.\n`);
+      const command = await shellCommand(line, core, key, overrides);
+      if (command !== undefined) {
+        io.err.write(`${command}\n`);
+        prompt();
         continue;
       }
       current = new AbortController();
@@ -67,6 +73,7 @@ export async function runShell(core: Core, io: TerminalOutput & { in: NodeJS.Rea
       } finally {
         current = undefined;
       }
+      prompt();
     }
   } finally {
     rl.close();
