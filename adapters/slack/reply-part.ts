@@ -1,0 +1,26 @@
+import type { ContextBlock } from './citation-blocks.ts';
+
+/** Where a reply goes: a conversation and, for a thread reply, its root. */
+export interface ReplyTarget {
+  channel: string;
+  threadTs?: string;
+  /** Who the answer is for; native streaming needs it (and a thread). */
+  recipient?: { userId: string; teamId: string };
+}
+
+/**
+ * What became of text handed to a part: taken; refused because the user pressed stop; or not taken (the message
+ * is full or no longer accepts writes), so `rest` must continue in a new message.
+ */
+export type PartOutcome = { status: 'ok' } | { status: 'stopped' } | { status: 'overflow'; rest: string };
+
+/** One Slack message of a reply, grown by appending. */
+export interface ReplyPart {
+  readonly kind: 'stream' | 'message';
+  readonly ts: string;
+  append(delta: string): Promise<PartOutcome>;
+  /** Adds the last text and the blocks that go under it, and leaves the message final. */
+  finish(delta: string, blocks: readonly ContextBlock[]): Promise<PartOutcome>;
+}
+
+export const OK: PartOutcome = { status: 'ok' };

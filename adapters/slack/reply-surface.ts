@@ -1,0 +1,180 @@
+/**
+ * The core's ReplySurface over Slack, in append mode: each message of a reply is streamed natively where Slack
+ * allows it and otherwise posted and edited (MessagePart). Whatever a message cannot take — Slack says it is too
+ * long, or the stream has aged out — continues in a new message in the same place, so no text is lost.
+ *
+ * Calls to Slack run one after another on a queue of their own and the surface's methods return at once, so the
+ * renderer never waits on the network while text keeps arriving; appends that pile up behind a slow call go out
+ * as one. The last close of a reply is held until `finish(blocks)`, so the sources go into that final call.
+ */
+import type { Logger } from '../../src/log/logger.ts';
+import { splitHead } from '../../src/streaming/markdown-split.ts';
+import type { ReplySurface } from '../../src/streaming/surface.ts';
+import type { ContextBlock } from './citation-blocks.ts';
+import { MessagePart } from './message-part.ts';
+import type { PartOutcome, ReplyPart, ReplyTarget } from './reply-part.ts';
+import { slackErrorCode, type SlackApi } from './slack-api.ts';
+import { StreamPart, type StreamingSwitch } from './stream-part.ts';
+
+/** Under Slack's 12,000-character limit for markdown text (a streamed call, `markdown_text`, a markdown block). */
+export const SLACK_MAX_LENGTH = 11_000;
+/** Shortest gap between appends to one stream, and between edits of one message. */
+const STREAM_GAP_MS = 250;
+const EDIT_GAP_MS = 1000;
+
+export interface SlackSurfaceOptions {
+  api: SlackApi;
+  target: ReplyTarget;
+  streaming: StreamingSwitch;
+  logger: Logger;
+  /** The user pressed stop on a streamed answer: cancel the reply. */
+  onStoppedByUser?: () => void;
+  maxLength?: number;
+}
+
+/** Text waiting for the queue to reach it. */
+interface Pending {
+  handle: string;
+  text: string;
+  started: boolean;
+}
+
+export class SlackReplySurface implements ReplySurface {
+  readonly mode = 'append';
+  readonly maxLength: number;
+  readonly #options: SlackSurfaceOptions;
+  readonly #messages = new Map<string, ReplyPart[]>();
+  #queue: Promise<void> = Promise.resolve();
+  #failure: unknown;
+  #append: Pending | undefined;
+  #lastClose: { handle: string; text: string } | undefined;
+  #lastKind: ReplyPart['kind'] = 'stream';
+  #stopped = false;
+
+  constructor(options: SlackSurfaceOptions) {
+    this.#options = options;
+    this.maxLength = options.maxLength ?? SLACK_MAX_LENGTH;
+  }
+
+  /** Timestamps of every Slack message the reply used so far, in order. */
+  get messageTs(): string[] {
+    return [...this.#messages.values()].flat().map((p) => p.ts);
+  }
+
+  /** Whether any message was started (its Slack call may still be on the way). */
+  get opened(): boolean {
+    return this.#messages.size > 0;
+  }
+
+  get stoppedByUser(): boolean {
+    return this.#stopped;
+  }
+
+  async open(text: string): Promise<string> {
+    const handle = String(this.#messages.size + 1);
+    this.#messages.set(handle, []);
+    this.#enqueue(async () => {
+      await this.#closeHeld([]);
+      const parts = this.#messages.get(handle)!;
+      const { api, target, streaming, logger } = this.#options;
+      const stream = await StreamPart.start(api, target, text, streaming, logger);
+      if (stream) parts.push(stream);
+      else parts.push(...(await this.#post(text)));
+      this.#lastKind = parts.at(-1)!.kind;
+    });
+    return handle;
+  }
+
+  async update(handle: string, text: string): Promise<void> {
+    if (this.#append && !this.#append.started && this.#append.handle === handle) {
+      this.#append.text += text;
+      return;
+    }
+    const pending: Pending = { handle, text, started: false };
+    this.#append = pending;
+    this.#enqueue(async () => {
+      pending.started = true;
+      const parts = this.#messages.get(handle)!;
+      const part = parts.at(-1);
+      if (part) await this.#settle(parts, await part.append(pending.text), []);
+    });
+  }
+
+  async close(handle: string, text: string): Promise<void> {
+    this.#enqueue(async () => {
+      await this.#closeHeld([]);
+      this.#lastClose = { handle, text };
+    });
+  }
+
+  delayMs(kind: 'open' | 'update'): number {
+    const { budget } = this.#options.api;
+    if (kind === 'open') return 0;
+    return this.#lastKind === 'stream'
+      ? Math.max(STREAM_GAP_MS, budget.waitMs('chat.appendStream'))
+      : Math.max(EDIT_GAP_MS, budget.waitMs('chat.update'));
+  }
+
+  /** Ends the reply: the last message gets its remaining text and `blocks` (the sources) in one call. */
+  async finish(blocks: readonly ContextBlock[]): Promise<void> {
+    await this.#queue;
+    if (this.#failure) throw this.#failure;
+    if (this.#stopped) return;
+    if (this.#lastClose) await this.#closeHeld(blocks);
+    else if (blocks.length > 0) {
+      const parts = [...this.#messages.values()].at(-1);
+      const last = parts?.at(-1);
+      if (parts && last) await this.#settle(parts, await last.finish('', blocks), blocks);
+    }
+  }
+
+  /** Runs Slack calls in order; after a failure or a stop, the rest of the reply is not sent. */
+  #enqueue(step: () => Promise<void>): void {
+    this.#queue = this.#queue.then(async () => {
+      if (this.#failure !== undefined || this.#stopped) return;
+      try {
+        await step();
+      } catch (error) {
+        this.#failure = error;
+      }
+    });
+  }
+
+  async #closeHeld(blocks: readonly ContextBlock[]): Promise<void> {
+    const held = this.#lastClose;
+    this.#lastClose = undefined;
+    if (!held || this.#stopped) return;
+    const parts = this.#messages.get(held.handle)!;
+    const part = parts.at(-1);
+    if (part) await this.#settle(parts, await part.finish(held.text, blocks), blocks);
+  }
+
+  /** Acts on a part's outcome: a stop cancels the reply, an overflow continues in a new message. */
+  async #settle(parts: ReplyPart[], outcome: PartOutcome, blocks: readonly ContextBlock[]): Promise<void> {
+    if (outcome.status === 'ok') return;
+    if (outcome.status === 'stopped') {
+      this.#stopped = true;
+      this.#options.onStoppedByUser?.();
+      return;
+    }
+    this.#options.logger.debug({ ts: parts.at(-1)?.ts }, 'Slack message full or closed; continuing in a new one');
+    const sourcesOnly = outcome.rest.trim() === '';
+    if (sourcesOnly && blocks.length === 0) return;
+    const next = await this.#post(sourcesOnly ? 'Sources:' : outcome.rest);
+    parts.push(...next);
+    this.#lastKind = 'message';
+    // A sources-only continuation that Slack still refuses gives up the sources rather than trying forever.
+    if (blocks.length > 0) await this.#settle(parts, await next.at(-1)!.finish('', blocks), sourcesOnly ? [] : blocks);
+  }
+
+  /** Posts `text`, in several messages if Slack finds it too long for one. */
+  async #post(text: string): Promise<MessagePart[]> {
+    try {
+      return [await MessagePart.post(this.#options.api, this.#options.target, text)];
+    } catch (error) {
+      if (slackErrorCode(error) !== 'msg_too_long' || text.length < 2) throw error;
+      const { head, rest } = splitHead(text, Math.floor(text.length / 2));
+      return [...(await this.#post(head)), ...(await this.#post(rest))];
+    }
+  }
+}

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { citationBlocks, citationLine } from '../../adapters/slack/citation-blocks.ts';
+
+describe('citation blocks', () => {
+  it('numbers each source as a link with its site and date', () => {
+    expect(
+      citationLine({ index: 2, url: 'https://news.example.com/a?x=1&y=2', title: 'Rates <up> | again', siteName: 'News & Co', publishTime: '2025-03-04T10:00:00Z' }),
+    ).toBe('<https://news.example.com/a?x=1&amp;y=2|[2] Rates &lt;up&gt; ¦ again> — News &amp; Co, 2025-03-04');
+    expect(citationLine({ index: 1, url: 'https://example.org/', title: '' })).toBe('<https://example.org/|[1] example.org>');
+  });
+
+  it('lists the sources in order under a heading, in context blocks within Block Kit limits', () => {
+    const citations = Array.from({ length: 40 }, (_, i) => ({
+      index: 40 - i,
+      url: `https://site${40 - i}.example.com/${'p'.repeat(60)}`,
+      title: `Title ${40 - i} ${'t'.repeat(100)}`,
+    }));
+    const blocks = citationBlocks(citations);
+    expect(blocks.length).toBeGreaterThan(1);
+    const texts = blocks.flatMap((b) => b.elements.map((e) => e.text));
+    for (const text of texts) expect(text.length).toBeLessThanOrEqual(3000);
+    const numbers = texts.join('\n').match(/\|\[(\d+)\]/g)!.map((m) => Number(m.slice(2, -1)));
+    expect(numbers).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    expect(texts[0]!.startsWith('*Sources*\n')).toBe(true);
+  });
+
+  it('makes nothing when there are no sources', () => {
+    expect(citationBlocks([])).toEqual([]);
+  });
+});
