@@ -77,7 +77,7 @@ export async function run(): Promise<{ markdown: string }> {
   const liveCpu = cpuMs(liveCpuStart);
 
   const encodeRuns: { wall: number; cpu: number; bytes: number }[] = [];
-  for (let i = 0; i < 4; i++) {
+  for (let i = 0; i < 6; i++) {
     const cpuStart = process.cpuUsage();
     const start = performance.now();
     const { ogg } = await encodeVoiceMessage({ sampleRate: 24000, channels: [speech] });
@@ -86,6 +86,7 @@ export async function run(): Promise<{ markdown: string }> {
   const [coldEncode, ...warmEncodes] = encodeRuns;
   const warmWall = median(warmEncodes.map((r) => r.wall));
   const warmCpu = median(warmEncodes.map((r) => r.cpu));
+  const bestCpu = Math.min(...warmEncodes.map((r) => r.cpu));
 
   const upsampleStart = process.cpuUsage();
   upsample2x(speech);
@@ -103,7 +104,7 @@ export async function run(): Promise<{ markdown: string }> {
     '',
     '| measure | result | goal | met |',
     '| --- | --- | --- | --- |',
-    `| Ogg Opus encode (resample 24→48 kHz, Opus 32 kbps, Ogg, waveform), median of 3 warm runs | ${speed(warmCpu)} real time by CPU time (${warmCpu.toFixed(0)} ms), ${speed(warmWall)} by wall clock (${warmWall.toFixed(0)} ms) | ≥ 80× | ${ok((SECONDS * 1000) / warmCpu >= 80)} |`,
+    `| Ogg Opus encode (resample 24→48 kHz, Opus 32 kbps, Ogg, waveform), median of 5 warm runs | ${speed(warmCpu)} real time by CPU time (${warmCpu.toFixed(0)} ms; best run ${speed(bestCpu)}), ${speed(warmWall)} by wall clock (${warmWall.toFixed(0)} ms) | ≥ 80× | ${ok((SECONDS * 1000) / warmCpu >= 80)} |`,
     `| same, first run in the process | ${speed(coldEncode!.cpu)} by CPU time, ${speed(coldEncode!.wall)} by wall clock | | |`,
     `| voice message size | ${((coldEncode!.bytes * 8) / SECONDS / 1000).toFixed(1)} kbps | ~32 kbps | |`,
     `| first pcm16 byte → first Opus packet (${CHUNK_BYTES}-byte first chunk), median of ${LATENCY_STREAMS} streams | ${latency.toFixed(2)} ms (max ${Math.max(...latencies).toFixed(2)} ms) | ≤ 30 ms | ${ok(latency <= 30)} |`,

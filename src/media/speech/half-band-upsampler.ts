@@ -63,13 +63,21 @@ export class HalfBandUpsampler {
   #run(joined: Float32Array, pairs: number): Float32Array {
     const out = new Float32Array(2 * pairs);
     const taps = SIDE_TAPS;
-    const last = CONTEXT;
-    for (let n = 0; n < pairs; n++) {
-      // The taps are symmetric, so mirrored inputs share one multiplication.
-      let acc = 0;
-      for (let k = 0; k < TAPS_PER_SIDE; k++) acc += taps[k]! * (joined[n + k]! + joined[n + last - k]!);
+    for (let n = 0, lo = 0, hi = CONTEXT; n < pairs; n++, lo++, hi++) {
+      // The taps are symmetric, so mirrored inputs share one multiplication; four running sums
+      // (TAPS_PER_SIDE is a multiple of 4) keep the additions from waiting on each other.
+      let a = 0;
+      let b = 0;
+      let c = 0;
+      let d = 0;
+      for (let k = 0; k < TAPS_PER_SIDE; k += 4) {
+        a += taps[k]! * (joined[lo + k]! + joined[hi - k]!);
+        b += taps[k + 1]! * (joined[lo + k + 1]! + joined[hi - k - 1]!);
+        c += taps[k + 2]! * (joined[lo + k + 2]! + joined[hi - k - 2]!);
+        d += taps[k + 3]! * (joined[lo + k + 3]! + joined[hi - k - 3]!);
+      }
       out[2 * n] = joined[n + TAPS_PER_SIDE - 1]!;
-      out[2 * n + 1] = acc;
+      out[2 * n + 1] = a + b + c + d;
     }
     this.#emitted += pairs;
     this.#window = joined.slice(pairs);

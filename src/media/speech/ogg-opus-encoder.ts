@@ -5,7 +5,7 @@ import type { PcmAudio } from '../wav.ts';
 import { upsample2x } from './half-band-upsampler.ts';
 import { OggPageWriter, type OggPacket } from './ogg-page-writer.ts';
 import { FRAME_SAMPLES_48K, OpusFrameEncoder, PRE_SKIP, type OpusSampleRate } from './opus-encoder.ts';
-import { downmixToMono, toInt16 } from './samples.ts';
+import { downmixToMono, toPcm16Bytes } from './samples.ts';
 import { voiceMessageWaveform } from './waveform.ts';
 
 export interface VoiceMessageAudio {
@@ -89,9 +89,7 @@ export async function encodeVoiceMessage(audio: PcmAudio, options: OggOpusOption
   const ogg = new OggPageWriter(options.serial ?? randomInt(2 ** 32));
   ogg.page([{ data: opusHead(audio.sampleRate), granule: 0n }]);
   ogg.page([{ data: opusTags(), granule: 0n }]);
-  const pcm = Buffer.alloc(frames * frame * 2); // zeros past the input: the last frame's padding
-  const view = new DataView(pcm.buffer, pcm.byteOffset, pcm.byteLength);
-  for (let i = 0; i < samples.length; i++) view.setInt16(i * 2, toInt16(samples[i]! * 32768), true);
+  const pcm = toPcm16Bytes(samples, 32768, frames * frame); // zeros past the input pad the last frame
   let page: OggPacket[] = [];
   const encoder = new OpusFrameEncoder({
     sampleRate: rate,

@@ -14,3 +14,11 @@ export function downmixToMono(channels: readonly Float32Array[]): Float32Array {
   }
   return mono;
 }
+
+/** s16le bytes of `samples × scale`, zero-padded to `length` samples. */
+export function toPcm16Bytes(samples: Float32Array, scale: number, length = samples.length): Buffer {
+  const bytes = Buffer.alloc(length * 2);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let i = 0; i < samples.length; i++) view.setInt16(i * 2, toInt16(samples[i]! * scale), true);
+  return bytes;
+}
