@@ -1,0 +1,181 @@
+import type { Readable } from 'node:stream';
+import {
+  AudioPlayerStatus, NoSubscriberBehavior, StreamType, VoiceConnectionDisconnectReason, VoiceConnectionStatus,
+  createAudioPlayer, createAudioResource, entersState, joinVoiceChannel,
+  type AudioPlayer, type AudioPlayerState, type DiscordGatewayAdapterCreator, type VoiceConnection, type VoiceConnectionState,
+} from '@discordjs/voice';
+import type { Logger } from '../../../src/log/logger.ts';
+import { VoiceError } from '../../../src/voice/voice-error.ts';
+import type { VoiceLink } from '../../../src/voice/voice-link.ts';
+
+export interface DiscordVoiceLinkOptions {
+  guildId: string;
+  channelId: string;
+  /** The guild's `voiceAdapterCreator` from discord.js (or a test stand-in). */
+  adapterCreator: DiscordGatewayAdapterCreator;
+  logger: Logger;
+  /** How long a join may take. Default 15 s. */
+  readyTimeoutMs?: number;
+  /** After a drop, how long the library may try to resume or reconnect on its own before a fresh join. Default 10 s. */
+  recoverTimeoutMs?: number;
+  /** Fresh joins tried after a drop before giving up. Default 3. */
+  maxRejoins?: number;
+  /** Pause before each fresh join, times the attempt number. Default 2 s. */
+  rejoinDelayMs?: number;
+  /** After Discord's 4014 close, how long to wait for signs of a move to another channel. Default 5 s. */
+  moveGraceMs?: number;
+  /** How long to wait for the DAVE group before speaking (with nobody else in the call there is none). Default 3 s. */
+  encryptionTimeoutMs?: number;
+}
+
+/** Discord's close code when the bot was disconnected from the channel (kicked, or the channel deleted). */
+const DISCONNECTED_FROM_CHANNEL = 4014;
+
+/**
+ * The bot in one Discord voice channel: a @discordjs/voice connection with DAVE end-to-end encryption
+ * (Discord refuses voice without it since March 2026) and one audio player. A dropped connection is left
+ * to the library to resume first; if it is not ready again in time, the link joins afresh a few times,
+ * and the player (paused meanwhile) goes on where it stopped.
+ */
+export class DiscordVoiceLink implements VoiceLink {
+  readonly channelId: string;
+  readonly #options: DiscordVoiceLinkOptions;
+  readonly #player: AudioPlayer;
+  readonly #lostListeners: ((reason: string) => void)[] = [];
+  #connection: VoiceConnection | undefined;
+  #recovery: Promise<void> | undefined;
+  #endPlayback: (() => void) | undefined;
+  #closed = false;
+
+  private constructor(options: DiscordVoiceLinkOptions) {
+    this.#options = options;
+    this.channelId = options.channelId;
+    // Live speech can fall behind real time for a moment: keep playing (silence) instead of stopping after 5 missed frames.
+    this.#player = createAudioPlayer({ behaviors: { noSubscriber: NoSubscriberBehavior.Pause, maxMissedFrames: Number.POSITIVE_INFINITY } });
+    this.#player.on('error', (error) => options.logger.warn({ err: error }, 'voice: audio player error'));
+  }
+
+  /** Joins the channel and waits until audio can flow; rejects with a VoiceError when that fails. */
+  static async join(options: DiscordVoiceLinkOptions): Promise<DiscordVoiceLink> {
+    const link = new DiscordVoiceLink(options);
+    await link.#connect();
+    return link;
+  }
+
+  /** The live connection, for observers (ping, DAVE privacy code). */
+  get connection(): VoiceConnection | undefined {
+    return this.#connection;
+  }
+
+  play(packets: Readable): Promise<void> {
+    if (this.#closed) {
+      packets.destroy();
+      return Promise.resolve();
+    }
+    const resource = createAudioResource(packets, { inputType: StreamType.Opus });
+    return new Promise<void>((resolve) => {
+      const finish = () => {
+        this.#player.off('stateChange', onState);
+        if (this.#endPlayback === finish) this.#endPlayback = undefined;
+        resolve();
+      };
+      const onState = (_old: AudioPlayerState, state: AudioPlayerState) => {
+        if (state.status === AudioPlayerStatus.Idle || state.resource !== resource) finish();
+      };
+      this.#player.on('stateChange', onState);
+      this.#endPlayback = finish;
+      this.#player.play(resource);
+    });
+  }
+
+  stopPlayback(): void {
+    this.#player.stop(true);
+  }
+
+  leave(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#player.stop(true);
+    this.#endPlayback?.();
+    const connection = this.#connection;
+    this.#connection = undefined;
+    if (connection && connection.state.status !== VoiceConnectionStatus.Destroyed) connection.destroy();
+  }
+
+  onLost(listener: (reason: string) => void): void {
+    this.#lostListeners.push(listener);
+  }
+
+  async #connect(): Promise<void> {
+    const { guildId, channelId, adapterCreator, logger, readyTimeoutMs = 15_000 } = this.#options;
+    const connection = joinVoiceChannel({ guildId, channelId, adapterCreator, selfDeaf: true, selfMute: false, daveEncryption: true });
+    this.#connection = connection;
+    connection.on('error', (error) => logger.warn({ err: error, guildId }, 'voice: connection error'));
+    connection.on('stateChange', (oldState, newState) => this.#onConnectionState(connection, oldState, newState));
+    try {
+      await entersState(connection, VoiceConnectionStatus.Ready, readyTimeoutMs);
+    } catch (error) {
+      if (this.#connection === connection) this.#connection = undefined;
+      if (connection.state.status !== VoiceConnectionStatus.Destroyed) connection.destroy();
+      throw new VoiceError('I could not connect to the voice channel in time. Please try again.', { code: 'connect_failed', cause: error });
+    }
+    await this.#untilEncrypted(connection);
+    connection.subscribe(this.#player);
+  }
+
+  /**
+   * Audio sent before the DAVE group is set up would leave unencrypted (the library passes it through),
+   * so the player is attached only once the call has its privacy code, or after a bounded wait.
+   */
+  async #untilEncrypted(connection: VoiceConnection): Promise<void> {
+    const { encryptionTimeoutMs = 3_000, logger, guildId } = this.#options;
+    const deadline = performance.now() + encryptionTimeoutMs;
+    while (connection.voicePrivacyCode === undefined && connection.state.status === VoiceConnectionStatus.Ready) {
+      if (performance.now() >= deadline) {
+        logger.info({ guildId }, 'voice: no end-to-end encrypted group yet (nobody else in the call?); speaking anyway');
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  #onConnectionState(connection: VoiceConnection, oldState: VoiceConnectionState, newState: VoiceConnectionState): void {
+    if (this.#closed || connection !== this.#connection || this.#recovery) return;
+    if (oldState.status !== VoiceConnectionStatus.Ready || newState.status === VoiceConnectionStatus.Ready) return;
+    this.#options.logger.info({ guildId: this.#options.guildId, status: newState.status }, 'voice: connection dropped');
+    this.#recovery = this.#recover(connection, newState).finally(() => (this.#recovery = undefined));
+  }
+
+  async #recover(connection: VoiceConnection, dropped: VoiceConnectionState): Promise<void> {
+    const { recoverTimeoutMs = 10_000, maxRejoins = 3, rejoinDelayMs = 2_000, moveGraceMs = 5_000, logger, guildId } = this.#options;
+    const kicked = dropped.status === VoiceConnectionStatus.Disconnected &&
+      dropped.reason === VoiceConnectionDisconnectReason.WebSocketClose && dropped.closeCode === DISCONNECTED_FROM_CHANNEL;
+    if (kicked) {
+      // 4014 also comes with a move to another channel, which the library follows by itself.
+      const moved = await entersState(connection, VoiceConnectionStatus.Connecting, moveGraceMs).then(() => true, () => false);
+      if (!moved) return this.#lose('I was disconnected from the voice channel');
+    }
+    if (dropped.status !== VoiceConnectionStatus.Destroyed) {
+      const back = await entersState(connection, VoiceConnectionStatus.Ready, recoverTimeoutMs).then(() => true, () => false);
+      if (back || this.#closed) return;
+    }
+    for (let attempt = 1; attempt <= maxRejoins && !this.#closed; attempt++) {
+      if (connection.state.status !== VoiceConnectionStatus.Destroyed) connection.destroy();
+      await new Promise((resolve) => setTimeout(resolve, rejoinDelayMs * attempt));
+      if (this.#closed) return;
+      try {
+        await this.#connect();
+        logger.info({ guildId, attempt }, 'voice: rejoined after a drop');
+        return;
+      } catch (error) {
+        logger.warn({ err: error, guildId, attempt }, 'voice: rejoining failed');
+      }
+    }
+    if (!this.#closed) this.#lose('rejoining failed');
+  }
+
+  #lose(reason: string): void {
+    this.leave();
+    for (const listener of this.#lostListeners) listener(reason);
+  }
+}

@@ -1,0 +1,132 @@
+import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DiscordVoiceLink, type DiscordVoiceLinkOptions } from '../../adapters/discord/voice/discord-voice-link.ts';
+import { opusFrameStream } from '../../src/media/speech/opus-frame-stream.ts';
+import { startLiveSpeech } from '../../src/voice/live-speech.ts';
+import { VoiceError } from '../../src/voice/voice-error.ts';
+import { snowflake, startFakeVoiceServer, type FakeVoiceServer } from '../fakes/discord-voice/index.ts';
+import { FakeSynth, silentLogger, tone } from './fakes.ts';
+
+let server: FakeVoiceServer | undefined;
+let link: DiscordVoiceLink | undefined;
+afterEach(async () => {
+  link?.leave();
+  link = undefined;
+  await server?.close();
+  server = undefined;
+});
+
+/**
+ * Stands in for discord.js's guild adapter: answers a connection's first join the way the main gateway
+ * does (VOICE_STATE_UPDATE, VOICE_SERVER_UPDATE). Later joins of the same connection go unanswered, so
+ * only a fresh connection gets back in.
+ */
+function mainGateway(voice: FakeVoiceServer, options: { answer?: boolean } = {}) {
+  const payloads: { channel_id: string | null }[] = [];
+  const adapterCreator: DiscordGatewayAdapterCreator = (methods) => {
+    let answered = !(options.answer ?? true);
+    return {
+      sendPayload(payload) {
+        const d = (payload as { d: { channel_id: string | null } }).d;
+        payloads.push(d);
+        if (d.channel_id && !answered) {
+          answered = true;
+          setImmediate(() => {
+            methods.onVoiceStateUpdate(voice.voiceStateUpdate());
+            methods.onVoiceServerUpdate(voice.voiceServerUpdate());
+          });
+        }
+        return true;
+      },
+      destroy() {},
+    };
+  };
+  return { adapterCreator, payloads };
+}
+
+function joinOptions(voice: FakeVoiceServer, overrides: Partial<DiscordVoiceLinkOptions> = {}): DiscordVoiceLinkOptions {
+  return {
+    guildId: voice.guildId, channelId: voice.channelId, adapterCreator: mainGateway(voice).adapterCreator, logger: silentLogger,
+    recoverTimeoutMs: 500, rejoinDelayMs: 50, moveGraceMs: 300, ...overrides,
+  };
+}
+
+async function encoded(pcm: Buffer): Promise<Buffer[]> {
+  const packets: Buffer[] = [];
+  for await (const packet of opusFrameStream((async function* () { yield pcm; })())) packets.push(packet);
+  return packets;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('DiscordVoiceLink against a fake Discord voice server', () => {
+  it('speaks live into a DAVE end-to-end encrypted call: packets arrive while speech is still being synthesized', async () => {
+    const listener = snowflake();
+    server = await startFakeVoiceServer({ users: [listener] });
+    link = await DiscordVoiceLink.join(joinOptions(server));
+    const speech = tone(1);
+    const synth = new FakeSynth();
+    const live = startLiveSpeech((signal) => synth.synthesize({ text: 'x', signal }));
+    const played = link.play(live.packets);
+    await synth.waitForRequests(1);
+    synth.requests[0]!.push(speech.subarray(0, 4800)); // 100 ms, then the service is still "thinking"
+    const [first] = await server.waitForPackets(1, 2_000);
+    expect(first!.e2ee).toBe(true);
+    for (let at = 4800; at < speech.length; at += 4800) {
+      await sleep(60);
+      synth.requests[0]!.push(speech.subarray(at, at + 4800));
+    }
+    const synthesisEnded = performance.now();
+    synth.requests[0]!.end();
+    await played;
+
+    expect(first!.arrivedAt).toBeLessThan(synthesisEnded);
+    expect(server.received.map((packet) => packet.opus)).toEqual(await encoded(speech));
+    expect(server.received.every((packet) => packet.e2ee)).toBe(true);
+    expect(server.daveGroupMembers()).toEqual([listener]);
+    expect(server.stats()[0]).toMatchObject({ transportFailures: 0, sequenceGaps: 0 });
+  });
+
+  it('rejoins by itself after a voice drop the library cannot recover, and the speech goes on', async () => {
+    server = await startFakeVoiceServer({ users: [snowflake()] });
+    const gateway = mainGateway(server);
+    link = await DiscordVoiceLink.join(joinOptions(server, { adapterCreator: gateway.adapterCreator }));
+    const speech = tone(2);
+    const live = startLiveSpeech(async function* () { yield speech; });
+    const played = link.play(live.packets);
+    await server.waitForPackets(20, 3_000);
+    server.dropConnection(4006); // session no longer valid: no resume; the library's own rejoin goes unanswered
+    await played;
+
+    const expected = await encoded(speech);
+    const received = server.received.map((packet) => packet.opus);
+    expect(server.payloads.filter((payload) => payload.op === 0)).toHaveLength(2); // a second Identify
+    expect(gateway.payloads.map((d) => d.channel_id)).toEqual([server.channelId, server.channelId, null, server.channelId]);
+    // At most the two packets in flight on the dead connection (40 ms) are lost; everything after the rejoin arrives.
+    expect(received.length).toBeGreaterThanOrEqual(expected.length - 2);
+    expect(received.slice(-40)).toEqual(expected.slice(-40));
+    expect(server.received.every((packet) => packet.e2ee)).toBe(true); // the new call's DAVE group before any audio
+    expect(link.connection?.state.status).toBe('ready');
+  });
+
+  it('gives up and reports the loss when the bot is disconnected from the channel', async () => {
+    server = await startFakeVoiceServer({ users: [snowflake()] });
+    link = await DiscordVoiceLink.join(joinOptions(server));
+    const lost = new Promise<string>((resolve) => link!.onLost(resolve));
+    const played = link.play(startLiveSpeech(async function* () { yield tone(5); }).packets);
+    await server.waitForPackets(5, 3_000);
+    server.dropConnection(4014);
+    expect(await lost).toBe('I was disconnected from the voice channel');
+    await played; // playback ends with the link
+    expect(server.received.length).toBeLessThan(100);
+  });
+
+  it('fails with a clear error when the voice connection cannot be made in time', async () => {
+    server = await startFakeVoiceServer();
+    const gateway = mainGateway(server, { answer: false });
+    const joining = DiscordVoiceLink.join(joinOptions(server, { adapterCreator: gateway.adapterCreator, readyTimeoutMs: 300 }));
+    await expect(joining).rejects.toThrow(VoiceError);
+    await expect(joining).rejects.toMatchObject({ code: 'connect_failed' });
+    expect(gateway.payloads.map((d) => d.channel_id)).toEqual([server.channelId, null]); // asked to join, then left
+  });
+});
