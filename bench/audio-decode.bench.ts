@@ -64,7 +64,7 @@ async function timeIt(task: () => Promise<unknown>): Promise<Timing> {
 
 export async function run(): Promise<{ markdown: string }> {
   const title = '## Audio input: Ogg Opus voice note to 16 kHz mono WAV';
-  const ffmpeg = locateFfmpeg();
+  const ffmpeg = locateFfmpeg(process.env.PATH ?? "");
   if (!ffmpeg) return { markdown: `${title}\n\nSkipped: ffmpeg is not on PATH (needed to make the voice note and as the baseline).` };
   const dir = mkdtempSync(join(tmpdir(), 'herald-audio-bench-'));
   try {

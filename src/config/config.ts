@@ -66,6 +66,8 @@ const schema = z.object({
   SLACK_API_URL: url.optional(),
   MAX_AUDIO_MINUTES: positiveInt.default(defaults.media.maxAudioSeconds / 60),
   MAX_IMAGE_PIXELS: positiveInt.max(defaults.media.maxImagePixels).default(defaults.media.maxImagePixels),
+  FFMPEG_PATH: z.string().min(1).optional(),
+  PATH: z.string().default(''),
   UPLOAD_LIMIT_MB: positiveInt.default(defaults.media.uploadLimitBytes / 1024 / 1024),
   HISTORY_TTL_HOURS: positiveInt.default(defaults.conversation.historyTtlSeconds / 3600),
   CONTEXT_TOKENS: positiveInt.default(defaults.conversation.contextTokens),
@@ -115,7 +117,13 @@ export interface Config {
   port: number;
   discord?: { token: string; apiUrl?: string; access?: DiscordAccess };
   slack?: { botToken: string; signingSecret?: string; appToken?: string; apiUrl?: string };
-  media: { maxAudioSeconds: number; maxImagePixels: number; uploadLimitBytes: number };
+  media: {
+    maxAudioSeconds: number;
+    maxImagePixels: number;
+    uploadLimitBytes: number;
+    /** ffmpeg (for M4A/AAC): an explicit executable, else searched on `searchPath` (the process's PATH). */
+    ffmpeg: { path?: string; searchPath: string };
+  };
   conversation: { historyTtlSeconds: number; contextTokens: number; maxToolRounds: number; toolsModule?: string };
   quotas: {
     userRequestsPerMinute: number;
@@ -194,6 +202,7 @@ export function loadConfig(env: Env, options: LoadOptions = {}): Config {
       maxAudioSeconds: e.MAX_AUDIO_MINUTES * 60,
       maxImagePixels: e.MAX_IMAGE_PIXELS,
       uploadLimitBytes: e.UPLOAD_LIMIT_MB * 1024 * 1024,
+      ffmpeg: { path: e.FFMPEG_PATH, searchPath: e.PATH },
     },
     conversation: {
       historyTtlSeconds: e.HISTORY_TTL_HOURS * 3600,

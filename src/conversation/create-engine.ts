@@ -59,7 +59,11 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
     chat: (input) => chat(capabilityDeps, input),
     transcribe: (input) => transcribe(capabilityDeps, input),
     prepareImage: (bytes) => prepareImage(bytes, { maxPixels: config.media.maxImagePixels }),
-    prepareAudio: (bytes) => prepareAudioForAsr(bytes, { maxDurationSeconds: config.media.maxAudioSeconds }),
+    prepareAudio: (bytes) =>
+      prepareAudioForAsr(bytes, {
+        maxDurationSeconds: config.media.maxAudioSeconds,
+        ffmpeg: { ffmpegPath: config.media.ffmpeg.path, searchPath: config.media.ffmpeg.searchPath },
+      }),
     tools,
     ...options.overrides,
   });

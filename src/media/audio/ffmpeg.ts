@@ -6,8 +6,8 @@ import { delimiter, join } from 'node:path';
 import { MediaError } from '../../errors.ts';
 import { ASR_SAMPLE_RATE, tooLong } from './normalize.ts';
 
-/** The ffmpeg executable on the search path (PATH by default), if there is one. */
-export function locateFfmpeg(searchPath: string = process.env.PATH ?? ''): string | undefined {
+/** The ffmpeg executable on the search path (PATH syntax), if there is one. */
+export function locateFfmpeg(searchPath: string): string | undefined {
   const name = process.platform === 'win32' ? 'ffmpeg.exe' : 'ffmpeg';
   for (const dir of searchPath.split(delimiter)) {
     if (!dir) continue;
@@ -26,7 +26,7 @@ export function locateFfmpeg(searchPath: string = process.env.PATH ?? ''): strin
 export interface FfmpegOptions {
   /** Use this executable instead of searching. */
   ffmpegPath?: string;
-  /** Directories to search for ffmpeg, in PATH syntax; defaults to PATH. */
+  /** Directories to search for ffmpeg, in PATH syntax (the entry point passes the process's PATH). */
   searchPath?: string;
   maxDurationSeconds?: number;
   /** Kill a conversion that runs longer than this. Default 120 s. */
@@ -60,7 +60,7 @@ function failure(label: string, code: number | null, stderr: string): MediaError
  * which ffmpeg can only reach by seeking.
  */
 export async function ffmpegToMonoPcm(bytes: Uint8Array, label: string, options: FfmpegOptions = {}): Promise<Int16Array> {
-  const executable = options.ffmpegPath ?? locateFfmpeg(options.searchPath);
+  const executable = options.ffmpegPath ?? locateFfmpeg(options.searchPath ?? '');
   if (!executable) throw missing(label);
   const maxSeconds = options.maxDurationSeconds ?? Infinity;
   const maxBytes = maxSeconds * ASR_SAMPLE_RATE * 2;

@@ -14,7 +14,7 @@ export function fixture(name: string): Uint8Array {
 }
 
 /** ffmpeg on PATH, or undefined; tests that need it skip with this reason. */
-export const FFMPEG = locateFfmpeg();
+export const FFMPEG = locateFfmpeg(process.env.PATH ?? '');
 export const NO_FFMPEG = 'ffmpeg is not on PATH (CI installs it)';
 
 /** Mono float samples as ffmpeg decodes them; `libopus` forces the libopus decoder, the reference for Opus. */

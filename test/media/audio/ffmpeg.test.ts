@@ -7,6 +7,8 @@ import { ffmpegToMonoPcm, locateFfmpeg } from '../../../src/media/audio/ffmpeg.t
 import { prepareAudioForAsr } from '../../../src/media/audio/prepare-audio.ts';
 import { FFMPEG, fixture, NO_FFMPEG, rms } from './audio-fixtures.ts';
 
+const onPath = { ffmpeg: { searchPath: process.env.PATH ?? '' } };
+
 const dir = mkdtempSync(join(tmpdir(), 'herald-ffmpeg-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -90,7 +92,7 @@ describe('with ffmpeg', () => {
     ['speech-vorbis.webm', 'matroska-audio', 'WebM (Vorbis)'],
   ] as const)('converts %s to 16 kHz mono WAV of the right length', async ([name, format, label], ctx) => {
     if (!FFMPEG) ctx.skip(NO_FFMPEG);
-    const prepared = await prepareAudioForAsr(fixture(name));
+    const prepared = await prepareAudioForAsr(fixture(name), onPath);
     expect(prepared.sourceFormat).toBe(format);
     expect(prepared.sourceLabel).toBe(label);
     // Encoder delay: MP4 edit lists take most of it back, raw ADTS and WebM keep some.
@@ -104,14 +106,14 @@ describe('with ffmpeg', () => {
 
   it('calls a cut-off M4A download damaged', async (ctx) => {
     if (!FFMPEG) ctx.skip(NO_FFMPEG);
-    const error = await failure(prepareAudioForAsr(fixture('truncated.m4a')));
+    const error = await failure(prepareAudioForAsr(fixture('truncated.m4a'), onPath));
     expect(error.code).toBe('corrupt');
     expect(error.message).toMatch(/damaged/);
   });
 
   it('refuses M4A longer than the limit', async (ctx) => {
     if (!FFMPEG) ctx.skip(NO_FFMPEG);
-    const error = await failure(prepareAudioForAsr(fixture('speech.m4a'), { maxDurationSeconds: 3 }));
+    const error = await failure(prepareAudioForAsr(fixture('speech.m4a'), { ...onPath, maxDurationSeconds: 3 }));
     expect(error.code).toBe('too_long');
   });
 });
