@@ -53,7 +53,9 @@ export class OggPageWriter {
         segments += needed;
         end++;
       }
-      if (end === start) throw new RangeError(`Ogg packet of ${packets[start]!.data.length} bytes does not fit one page`);
+      if (end === start) {
+        throw new RangeError(`Ogg packet of ${packets[start]!.data.length} bytes does not fit one page`);
+      }
       const flags = (this.#sequence === 0 ? FLAG_BOS : 0) | (options.last && end === packets.length ? FLAG_EOS : 0);
       this.#pages.push(this.#build(packets.slice(start, end), segments, flags));
       start = end;

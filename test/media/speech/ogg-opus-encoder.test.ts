@@ -192,9 +192,8 @@ describe('encodeVoiceMessage', () => {
       expect(info.streams[0]).toMatchObject({ codec_name: 'opus', channels: 1, sample_rate: '48000' });
       expect(Math.abs(Number(info.format.duration) - speech.durationSeconds)).toBeLessThan(0.02);
 
-      const decoded = spawnSync('ffmpeg', ['-v', 'warning', '-i', file, '-f', 's16le', '-ac', '1', '-ar', '48000', '-'], {
-        maxBuffer: 64 * 2 ** 20,
-      });
+      const args = ['-v', 'warning', '-i', file, '-f', 's16le', '-ac', '1', '-ar', '48000', '-'];
+      const decoded = spawnSync('ffmpeg', args, { maxBuffer: 64 * 2 ** 20 });
       expect(decoded.status).toBe(0);
       expect(decoded.stderr.toString()).toBe(''); // no CRC mismatch or other complaint
       expect(decoded.stdout.length / 2).toBe(SPEECH_24K.length * 2);

@@ -71,7 +71,10 @@ describe('opusFrameStream', () => {
 
   it('produces identical packets however the bytes are chunked', async () => {
     const a = await collect(opusFrameStream(chunks(BYTES, 2)));
-    const b = await collect(opusFrameStream((async function* () { yield BYTES; })()));
+    const whole = (async function* () {
+      yield BYTES;
+    })();
+    const b = await collect(opusFrameStream(whole));
     expect(b).toEqual(a);
   });
 
@@ -98,9 +101,10 @@ describe('opusFrameStream', () => {
 
   it('reports a stream that stops halfway through a sample, and still ends cleanly', async () => {
     let truncated = 0;
-    const packets = await collect(
-      opusFrameStream((async function* () { yield BYTES.subarray(0, 4801); })(), { onTruncatedSample: () => truncated++ }),
-    );
+    const source = (async function* () {
+      yield BYTES.subarray(0, 4801);
+    })();
+    const packets = await collect(opusFrameStream(source, { onTruncatedSample: () => truncated++ }));
     expect(truncated).toBe(1);
     expect(packets).toHaveLength(Math.ceil((4800 + 312) / 960));
   });

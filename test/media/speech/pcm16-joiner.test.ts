@@ -19,7 +19,8 @@ async function collect(chunks: AsyncIterable<Int16Array>): Promise<number[]> {
 }
 
 describe('pcm16 joiner', () => {
-  const samples = Int16Array.from({ length: 5001 }, (_, i) => [-32768, -1, 0, 1, 32767, -257, 256][i % 7]! + (i % 7 === 0 ? i : 0));
+  const extremes = [-32768, -1, 0, 1, 32767, -257, 256];
+  const samples = Int16Array.from({ length: 5001 }, (_, i) => extremes[i % 7]! + (i % 7 === 0 ? i : 0));
   const bytes = int16Bytes(samples);
 
   it('reproduces the exact sample sequence across odd, empty and single-byte chunks', async () => {
@@ -41,7 +42,8 @@ describe('pcm16 joiner', () => {
 
   it('drops a dangling last byte and reports it once', async () => {
     let reports = 0;
-    const out = await collect(joinPcm16(chunked(bytes.subarray(0, 7), [3, 3, 1]), { onTruncatedSample: () => reports++ }));
+    const chunks = chunked(bytes.subarray(0, 7), [3, 3, 1]);
+    const out = await collect(joinPcm16(chunks, { onTruncatedSample: () => reports++ }));
     expect(out).toEqual([...samples.subarray(0, 3)]);
     expect(reports).toBe(1);
   });
