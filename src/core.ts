@@ -4,6 +4,8 @@ import type { Config } from './config/config.ts';
 import { createEngine } from './conversation/create-engine.ts';
 import type { ConversationEngine } from './conversation/engine.ts';
 import type { Logger } from './log/logger.ts';
+import type { Metrics } from './ops/metrics.ts';
+import { replyMetricsRecorder } from './ops/reply-metrics.ts';
 import { createServiceClient } from './service/client.ts';
 import type { ServiceClient } from './service/client.ts';
 import { speak, type SpeechFormat, type SpokenAudio } from './speech/speak.ts';
@@ -21,10 +23,22 @@ export interface Core {
   close(): Promise<void>;
 }
 
-export async function createCore(config: Config, logger: Logger, options: { store?: Store } = {}): Promise<Core> {
+export interface CoreOptions {
+  store?: Store;
+  metrics?: Metrics;
+}
+
+export async function createCore(config: Config, logger: Logger, options: CoreOptions = {}): Promise<Core> {
   const client = createServiceClient(config, logger);
   const capabilities: CapabilityDeps = { client, config, logger };
-  const { engine, store, close } = await createEngine({ config, logger, client, store: options.store });
+  const { metrics } = options;
+  const { engine, store, close } = await createEngine({
+    config,
+    logger,
+    client,
+    store: options.store,
+    ...(metrics && { overrides: { onReply: replyMetricsRecorder(metrics) } }),
+  });
   return {
     config,
     logger,
@@ -32,7 +46,12 @@ export async function createCore(config: Config, logger: Logger, options: { stor
     store,
     engine,
     capabilities,
-    speak: (input, format) => speak(capabilities, input, format),
+    speak: async (input, format) => {
+      const audio = await speak(capabilities, input, format);
+      metrics?.requests.inc({ capability: 'synthesize', platform: 'any', outcome: 'ok' });
+      metrics?.audioSeconds.inc({ direction: 'out' }, audio.durationSeconds);
+      return audio;
+    },
     close: async () => {
       await close();
       await client.close();

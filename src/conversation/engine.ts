@@ -32,6 +32,7 @@ import type {
   HandleOptions,
   IncomingMessage,
   ReplyEvent,
+  ReplyRecord,
   ReplyStream,
   ReplyUsage,
   SettingsPatch,
@@ -57,6 +58,8 @@ export interface EngineDeps {
   tools?: ToolRegistry;
   now?: () => Date;
   lock?: Partial<LockOptions>;
+  /** Told about every finished reply (metrics). */
+  onReply?: (record: ReplyRecord) => void;
 }
 
 export interface UsageOverview extends UsageReport {
@@ -102,12 +105,27 @@ export class ConversationEngine {
     const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
     const channel = new ReplyChannel(() => controller.abort(new HeraldError('The reply was cancelled.', { code: 'cancelled' })));
     const usage = emptyUsage();
-    const emit = (event: ReplyEvent) => channel.push(event);
+    const started = performance.now();
+    let firstTextMs: number | undefined;
+    let outcome: ReplyRecord['outcome'] = 'ok';
+    const emit = (event: ReplyEvent) => {
+      if (firstTextMs === undefined && (event.type === 'text' || event.type === 'transcript')) firstTextMs = performance.now() - started;
+      if (event.type === 'error') outcome = event.code;
+      channel.push(event);
+    };
     this.#reply(message, options, signal, emit, usage)
       .catch((error: unknown) => emit(this.#errorEvent(error, signal, message)))
       .finally(() => {
         emit({ type: 'done', usage });
         channel.end();
+        this.#deps.onReply?.({
+          platform: message.platform,
+          capability: message.images?.length ? 'describe' : message.audio?.length ? 'transcribe' : 'chat',
+          outcome,
+          ...(firstTextMs !== undefined && { firstTextMs }),
+          durationMs: performance.now() - started,
+          usage,
+        });
       });
     return channel;
   }

@@ -158,5 +158,18 @@ export type ReplyEvent =
   /** Always the last event, exactly once. */
   | { type: 'done'; usage: ReplyUsage };
 
+export type ReplyCapability = 'chat' | 'describe' | 'transcribe';
+
+/** One finished reply, for metrics: what it was, how it ended, how fast the first words came. */
+export interface ReplyRecord {
+  platform: string;
+  capability: ReplyCapability;
+  outcome: 'ok' | ReplyErrorCode;
+  /** Time from the call to the first text (or transcript); absent when none came. */
+  firstTextMs?: number;
+  durationMs: number;
+  usage: ReplyUsage;
+}
+
 /** What the engine returns for a message; iterate it once. Breaking out of the loop cancels the reply. */
 export type ReplyStream = AsyncIterable<ReplyEvent>;
