@@ -1,0 +1,107 @@
+import { PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
+import type { CommandContext, OptionValue } from '../../commands/command.ts';
+import type { Core } from '../../src/core.ts';
+import type { Logger } from '../../src/log/logger.ts';
+import { renderReply } from '../../src/streaming/render-reply.ts';
+import { splitMarkdown } from '../../src/streaming/markdown-split.ts';
+import { downloadAttachment, MAX_DOWNLOAD_BYTES } from './attachments.ts';
+import { MESSAGE_LIMIT } from './discord-surface.ts';
+import { InteractionReplies } from './interaction-replies.ts';
+import { InteractionSurface } from './interaction-surface.ts';
+import type { RateLimitBook } from './rate-limit-book.ts';
+import { finishReply, postFile, reportFailure } from './reply-extras.ts';
+
+const EMPTY_ANSWER = '_(The model returned an empty answer.)_';
+
+export interface CommandContextDeps {
+  core: Core;
+  logger: Logger;
+  book: RateLimitBook;
+}
+
+function optionValues(interaction: ChatInputCommandInteraction): Map<string, OptionValue> {
+  const values = new Map<string, OptionValue>();
+  for (const option of interaction.options.data) {
+    const attachment = option.attachment;
+    if (attachment) {
+      values.set(option.name, {
+        name: attachment.name,
+        ...(attachment.contentType && { contentType: attachment.contentType }),
+        size: attachment.size,
+        fetch: () => downloadAttachment(attachment, MAX_DOWNLOAD_BYTES),
+      });
+    } else if (option.value !== undefined && option.value !== null) {
+      values.set(option.name, option.value);
+    }
+  }
+  return values;
+}
+
+export function memberName(interaction: ChatInputCommandInteraction): string {
+  const member = interaction.member;
+  if (member && 'displayName' in member) return member.displayName;
+  return member?.nick ?? interaction.user.displayName;
+}
+
+/** Roles of the member who ran the command (none in direct messages). */
+export function memberRoleIds(interaction: ChatInputCommandInteraction): string[] {
+  const member = interaction.member;
+  if (!member) return [];
+  return Array.isArray(member.roles) ? member.roles : [...member.roles.cache.keys()];
+}
+
+/**
+ * The platform-neutral context of one slash command: who ran it where, its options, and replies bound to the
+ * interaction (deferral, response, followups; streamed answers edited through the interaction webhook).
+ */
+export function commandContext(interaction: ChatInputCommandInteraction, deps: CommandContextDeps): CommandContext {
+  const { core, logger, book } = deps;
+  const replies = new InteractionReplies(interaction);
+  const channel = interaction.channel;
+  const thread = channel?.isThread() ? channel : undefined;
+  const uploadLimitBytes = interaction.attachmentSizeLimit || core.config.media.uploadLimitBytes;
+  const surface = () => new InteractionSurface({ replies, book, logger, uploadLimitBytes });
+  const isAdmin = !interaction.inGuild() ||
+    (interaction.memberPermissions?.any([PermissionFlagsBits.ManageGuild, PermissionFlagsBits.Administrator]) ?? false);
+  const options = optionValues(interaction);
+  return {
+    platform: 'discord',
+    ...(interaction.guildId !== null && { workspaceId: interaction.guildId }),
+    channelId: thread?.parentId ?? interaction.channelId,
+    ...(thread && { threadId: thread.id }),
+    invocationId: interaction.id,
+    user: { id: interaction.user.id, displayName: memberName(interaction), isAdmin },
+    isDirect: !interaction.inGuild(),
+    options,
+    uploadLimitBytes,
+    voiceMessages: true,
+    defer: (o) => replies.defer(o?.ephemeral ?? false),
+    async reply(text, o) {
+      for (const part of splitMarkdown(text, MESSAGE_LIMIT)) await replies.post({ content: part }, o?.ephemeral ?? false);
+    },
+    async replyStream(stream) {
+      const target = surface();
+      try {
+        const rendered = await renderReply(
+          stream,
+          target,
+          { failed: (error) => logger.error({ err: error }, 'reply stream failed') },
+          { emptyText: EMPTY_ANSWER },
+        );
+        await finishReply(target, rendered, { showReasoning: options.get('reasoning') === true, logger });
+      } catch (error) {
+        await reportFailure(target, error, logger);
+      } finally {
+        target.dispose();
+      }
+    },
+    async upload(file, text) {
+      const target = surface();
+      try {
+        await postFile(target, file, text);
+      } finally {
+        target.dispose();
+      }
+    },
+  };
+}

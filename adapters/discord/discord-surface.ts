@@ -1,0 +1,127 @@
+import { MessageFlags, type APIEmbed, type AttachmentPayload } from 'discord.js';
+import type { Logger } from '../../src/log/logger.ts';
+import type { ReplySurface } from '../../src/streaming/surface.ts';
+import { withoutLinkPreviews } from './link-previews.ts';
+import type { RateLimitBook } from './rate-limit-book.ts';
+
+export interface MessageBody {
+  content?: string;
+  embeds?: APIEmbed[];
+  files?: AttachmentPayload[];
+  flags?: MessageFlags.SuppressEmbeds | MessageFlags.IsVoiceMessage;
+}
+
+export interface EditBody {
+  content?: string;
+  embeds?: APIEmbed[];
+  /** An empty list clears SUPPRESS_EMBEDS. */
+  flags?: MessageFlags.SuppressEmbeds | [];
+}
+
+export interface SurfacePacing {
+  book: RateLimitBook;
+  /** Bucket keys (routeKey) of creating and editing messages where this reply goes. */
+  createKey: string;
+  editKey: string;
+}
+
+export const MESSAGE_LIMIT = 2000;
+// Before Discord has answered an edit here the first one goes at once; its headers then pace the rest.
+const UNKNOWN_EDIT_SPACING_MS = 0;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A reply on Discord, streamed by editing messages of at most 2000 characters and paced by the rate-limit
+ * headers of the place it is posted in. Subclasses say how a message is sent and edited there (a channel, or an
+ * interaction's webhook). Links are written so Discord shows no preview cards for them; every message
+ * allows no mentions.
+ */
+export abstract class DiscordSurface implements ReplySurface {
+  readonly mode = 'edit' as const;
+  readonly maxLength = MESSAGE_LIMIT;
+  /** Largest upload a message here may carry. */
+  abstract readonly uploadLimitBytes: number;
+  protected readonly logger: Logger;
+  readonly #pacing: SurfacePacing;
+  readonly #release: () => void;
+  /** Messages whose text was too long to wrap its links, so they carry SUPPRESS_EMBEDS instead. */
+  readonly #suppressed = new Set<string>();
+  #failedEdits = 0;
+
+  constructor(pacing: SurfacePacing, logger: Logger) {
+    this.#pacing = pacing;
+    this.logger = logger;
+    this.#release = pacing.book.share(pacing.editKey);
+  }
+
+  protected abstract send(body: MessageBody): Promise<string>;
+  protected abstract edit(handle: string, body: EditBody): Promise<void>;
+
+  /** Edits of the streamed text that failed (a later edit carried the text again). */
+  get failedEdits(): number {
+    return this.#failedEdits;
+  }
+
+  async open(text: string): Promise<string> {
+    const body = textBody(text);
+    const handle = await this.send(body);
+    if (body.flags) this.#suppressed.add(handle);
+    return handle;
+  }
+
+  async update(handle: string, text: string): Promise<void> {
+    try {
+      await this.#editText(handle, text);
+    } catch (error) {
+      this.#failedEdits++;
+      this.logger.warn({ err: error }, 'editing a streamed reply failed; the next edit carries the whole text again');
+    }
+  }
+
+  /** The final edit; a failure here is the caller's to report (the message would stay incomplete). */
+  close(handle: string, text: string): Promise<void> {
+    return this.#editText(handle, text);
+  }
+
+  delayMs(kind: 'open' | 'update'): number {
+    const { book, createKey, editKey } = this.#pacing;
+    return kind === 'open' ? book.delayMs(createKey, 0) : book.delayMs(editKey, UNKNOWN_EDIT_SPACING_MS);
+  }
+
+  /** Posts a message after the streamed ones (files, notes, errors); returns its id. */
+  post(body: MessageBody): Promise<string> {
+    return this.send(body);
+  }
+
+  /** Shows embeds under a message of this reply; false when that message hides embeds (SUPPRESS_EMBEDS). */
+  async addEmbeds(handle: string, embeds: APIEmbed[]): Promise<boolean> {
+    if (this.#suppressed.has(handle)) return false;
+    const wait = this.delayMs('update');
+    if (wait > 0) await sleep(wait);
+    await this.edit(handle, { embeds });
+    return true;
+  }
+
+  /** Stops counting this reply among the users of its edit bucket. */
+  dispose(): void {
+    this.#release();
+  }
+
+  async #editText(handle: string, text: string): Promise<void> {
+    const body: EditBody = textBody(text);
+    const suppress = body.flags !== undefined;
+    const was = this.#suppressed.has(handle);
+    if (suppress === was) delete body.flags;
+    else if (!suppress) body.flags = [];
+    await this.edit(handle, body);
+    if (suppress) this.#suppressed.add(handle);
+    else this.#suppressed.delete(handle);
+  }
+}
+
+/** Link previews off by wrapping links; when that no longer fits the limit, by the SUPPRESS_EMBEDS flag. */
+function textBody(text: string): { content: string; flags?: MessageFlags.SuppressEmbeds } {
+  const wrapped = withoutLinkPreviews(text);
+  return wrapped.length <= MESSAGE_LIMIT ? { content: wrapped } : { content: text, flags: MessageFlags.SuppressEmbeds };
+}

@@ -1,0 +1,131 @@
+import { MessageFlags, type Message, type SendableChannels } from 'discord.js';
+import type { Core } from '../../src/core.ts';
+import type { Logger } from '../../src/log/logger.ts';
+import { renderReply } from '../../src/streaming/render-reply.ts';
+import type { RecentMessage } from '../../src/tools/types.ts';
+import { isAllowed } from './access-policy.ts';
+import { collectMedia, MAX_DOWNLOAD_BYTES } from './attachments.ts';
+import { ChannelSurface } from './channel-surface.ts';
+import type { DiscordHooks } from './hooks.ts';
+import { toIncomingMessage, type ConversationPlace } from './incoming-message.ts';
+import { repliedMessageId, triggerOf, type Trigger } from './message-trigger.ts';
+import type { RateLimitBook } from './rate-limit-book.ts';
+import type { ReplyChains } from './reply-chains.ts';
+import { finishReply, reportFailure } from './reply-extras.ts';
+import { startTyping } from './typing.ts';
+import type { VoiceNotePolicy } from './voice-note-policy.ts';
+
+// Gateway resumes and several Herald instances on one store must not answer a message twice.
+const SEEN_TTL_MS = 15 * 60_000;
+const EMPTY_ANSWER = '_(The model returned an empty answer.)_';
+
+export interface MessageHandlerDeps {
+  core: Core;
+  logger: Logger;
+  book: RateLimitBook;
+  chains: ReplyChains;
+  voiceNotes: VoiceNotePolicy;
+  hooks: DiscordHooks;
+}
+
+function roleIdsOf(message: Message): string[] {
+  return message.member ? [...message.member.roles.cache.keys()] : [];
+}
+
+function channelIdsOf(message: Message): string[] {
+  const channel = message.channel;
+  return channel.isThread() && channel.parentId ? [channel.id, channel.parentId] : [channel.id];
+}
+
+function recentMessages(channel: SendableChannels, before: string): (limit: number) => Promise<RecentMessage[]> {
+  return async (limit) => {
+    const fetched = await channel.messages.fetch({ limit: Math.min(Math.max(1, limit), 100), before });
+    return [...fetched.values()].reverse().map((m) => ({
+      author: m.member?.displayName ?? m.author.displayName,
+      text: m.content,
+      at: m.createdAt.toISOString(),
+      isBot: m.author.bot,
+    }));
+  };
+}
+
+/** Answers the messages meant for Herald: one engine call per message, streamed into a Discord reply. */
+export class MessageHandler {
+  readonly #deps: MessageHandlerDeps;
+
+  constructor(deps: MessageHandlerDeps) {
+    this.#deps = deps;
+  }
+
+  async handle(message: Message): Promise<void> {
+    const { core, hooks } = this.#deps;
+    const botId = message.client.user.id;
+    if (hooks.shutdown?.drainingSignal.aborted) return;
+    const trigger = triggerOf(message, botId);
+    if (!trigger) return;
+    const subject = { guildId: message.guildId ?? undefined, channelIds: channelIdsOf(message), roleIds: roleIdsOf(message) };
+    if (!isAllowed(core.config.discord?.access, subject)) return;
+    if (!message.channel.isSendable()) return;
+    if (!(await core.store.setIfAbsent(`discord:seen:${message.id}`, '1', SEEN_TTL_MS))) return;
+    const reply = this.#reply(message, message.channel, trigger, botId);
+    hooks.metrics?.inflightReplies.inc();
+    try {
+      await (hooks.shutdown ? hooks.shutdown.track(reply, 'discord reply') : reply);
+    } finally {
+      hooks.metrics?.inflightReplies.dec();
+    }
+  }
+
+  async #reply(message: Message, channel: SendableChannels, trigger: Trigger, botId: string): Promise<void> {
+    const { core, logger, book, chains } = this.#deps;
+    const place = await this.#place(message);
+    const chainRoot = message.inGuild() && !channel.isThread() ? place.threadId : undefined;
+    const remember = (id: string) => {
+      if (chainRoot !== undefined) chains.remember(id, chainRoot).catch((error: unknown) => logger.warn({ err: error }, 'remembering a reply chain failed'));
+    };
+    remember(message.id);
+    const typing = startTyping(channel, logger);
+    const surface = new ChannelSurface({
+      channel,
+      replyTo: message.id,
+      book,
+      logger,
+      uploadLimitBytes: core.config.media.uploadLimitBytes,
+      onPosted: (id) => {
+        typing.stop();
+        remember(id);
+      },
+    });
+    try {
+      const voiceMessage = message.flags.has(MessageFlags.IsVoiceMessage);
+      const media = await collectMedia(message.attachments.values(), { voiceMessage, maxBytes: MAX_DOWNLOAD_BYTES });
+      const transcriptOnly = voiceMessage && trigger === 'voice-note' && (await this.#deps.voiceNotes.get(message.guildId!)) === 'when-asked';
+      const incoming = toIncomingMessage(message, { botId, place, media, transcriptOnly });
+      const stream = core.engine.handle(incoming, {
+        ...(this.#deps.hooks.shutdown && { signal: this.#deps.hooks.shutdown.deadlineSignal }),
+        recentMessages: recentMessages(channel, message.id),
+      });
+      const rendered = await renderReply(
+        stream,
+        surface,
+        { failed: (error) => logger.error({ err: error }, 'reply stream failed') },
+        { emptyText: EMPTY_ANSWER },
+      );
+      await finishReply(surface, rendered, { showReasoning: false, logger });
+    } catch (error) {
+      await reportFailure(surface, error, logger);
+    } finally {
+      typing.stop();
+      surface.dispose();
+    }
+  }
+
+  /** Direct messages are one conversation per channel, threads one per thread, and elsewhere each reply chain one. */
+  async #place(message: Message): Promise<ConversationPlace> {
+    const channel = message.channel;
+    if (!message.inGuild()) return { channelId: channel.id };
+    if (channel.isThread()) return { channelId: channel.parentId ?? channel.id, threadId: channel.id };
+    const replied = repliedMessageId(message);
+    return { channelId: channel.id, threadId: replied === undefined ? message.id : await this.#deps.chains.rootOf(replied) };
+  }
+}

@@ -1,0 +1,31 @@
+import { REST, Routes, type APIApplication, type APIApplicationCommand } from 'discord.js';
+import { ConfigError } from '../../src/config/config-error.ts';
+import type { Config } from '../../src/config/config.ts';
+import { commandData } from './command-data.ts';
+import { discordCommands } from './discord-commands.ts';
+
+export interface RegisteredCommands {
+  /** The server the commands were registered in; absent when registered globally. */
+  guildId?: string;
+  names: string[];
+}
+
+/**
+ * `herald register [--guild ID]`: replaces the application's slash commands with Herald's, globally (every
+ * server, propagates within minutes) or in one server (at once, handy while testing).
+ */
+export async function registerCommands(config: Config, options: { guildId?: string } = {}): Promise<RegisteredCommands> {
+  if (!config.discord) throw new ConfigError('DISCORD_TOKEN', 'required to register the Discord commands');
+  const rest = new REST(config.discord.apiUrl ? { api: config.discord.apiUrl } : {}).setToken(config.discord.token);
+  try {
+    const application = (await rest.get(Routes.currentApplication())) as APIApplication;
+    const route = options.guildId
+      ? Routes.applicationGuildCommands(application.id, options.guildId)
+      : Routes.applicationCommands(application.id);
+    const registered = (await rest.put(route, { body: discordCommands().map(commandData) })) as APIApplicationCommand[];
+    return { ...(options.guildId !== undefined && { guildId: options.guildId }), names: registered.map((c) => c.name) };
+  } finally {
+    rest.clearHashSweeper();
+    rest.clearHandlerSweeper();
+  }
+}

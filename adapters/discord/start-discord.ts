@@ -1,0 +1,76 @@
+import { Events, RESTEvents, Status, type Client } from 'discord.js';
+import { ConfigError } from '../../src/config/config-error.ts';
+import type { Core } from '../../src/core.ts';
+import type { Logger } from '../../src/log/logger.ts';
+import { createDiscordClient } from './client.ts';
+import { CommandHandler } from './command-handler.ts';
+import type { DiscordHooks } from './hooks.ts';
+import { MessageHandler } from './message-handler.ts';
+import { RateLimitBook } from './rate-limit-book.ts';
+import { ReplyChains } from './reply-chains.ts';
+import { VoiceNotePolicy } from './voice-note-policy.ts';
+
+export interface StartDiscordOptions {
+  core: Core;
+  logger: Logger;
+  hooks?: DiscordHooks;
+}
+
+export interface DiscordBot {
+  client: Client;
+  /** Disconnects from Discord; safe to call more than once. */
+  stop(): Promise<void>;
+}
+
+/** Connects Herald to Discord (config.discord) and answers messages and slash commands until stopped. */
+export async function startDiscord({ core, logger, hooks = {} }: StartDiscordOptions): Promise<DiscordBot> {
+  const discord = core.config.discord;
+  if (!discord) throw new ConfigError('DISCORD_TOKEN', 'required to connect to Discord');
+  const log = logger.child({ platform: 'discord' });
+  const client = createDiscordClient(discord);
+  const book = new RateLimitBook();
+  client.rest.on(RESTEvents.Response, (request, response) => {
+    book.observe(request.method, request.path, response.headers);
+    if (response.status === 429) {
+      hooks.metrics?.platformRateLimited.inc({ platform: 'discord', route: request.route });
+      log.warn({ route: request.route, method: request.method }, 'Discord answered 429');
+    }
+  });
+
+  const voiceNotes = new VoiceNotePolicy(core.store);
+  const chains = new ReplyChains(core.store, core.config.conversation.historyTtlSeconds * 1000);
+  const messages = new MessageHandler({ core, logger: log, book, chains, voiceNotes, hooks });
+  const commands = new CommandHandler({ core, logger: log, book, voiceNotes, hooks });
+  client.on(Events.MessageCreate, (message) => {
+    messages.handle(message).catch((error: unknown) => log.error({ err: error }, 'handling a message failed'));
+  });
+  client.on(Events.InteractionCreate, (interaction) => {
+    commands.handle(interaction).catch((error: unknown) => log.error({ err: error }, 'handling an interaction failed'));
+  });
+  client.on(Events.Error, (error) => log.error({ err: error }, 'discord client error'));
+  client.on(Events.ShardDisconnect, (event) => log.warn({ code: event.code }, 'gateway disconnected'));
+  client.on(Events.ShardResume, () => log.info('gateway resumed'));
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => (stopping ??= client.destroy());
+  const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
+  try {
+    await client.login(discord.token);
+    await ready;
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  log.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'connected to Discord');
+
+  hooks.health?.register(
+    'discord',
+    async () => {
+      const ok = client.isReady() && client.ws.status === Status.Ready;
+      return { ok, detail: ok ? `gateway ping ${client.ws.ping} ms` : `gateway ${Status[client.ws.status] ?? 'down'}` };
+    },
+    { critical: true },
+  );
+  hooks.shutdown?.register('close-platforms', 'discord', stop);
+  return { client, stop };
+}
