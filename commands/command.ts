@@ -4,6 +4,7 @@ import type { ReplyStream } from '../src/conversation/types.ts';
 import type { Logger } from '../src/log/logger.ts';
 import type { SpeechInput } from '../src/capabilities/synthesize.ts';
 import type { SpeechFormat, SpokenAudio } from '../src/speech/speak.ts';
+import type { VoiceControl } from '../src/voice/voice-control.ts';
 
 /** A file the user attached to a command; fetched only when the command needs its bytes. */
 export interface CommandAttachment {
@@ -52,6 +53,8 @@ export interface CommandContext {
   uploadLimitBytes: number;
   /** Whether `upload` can post a native voice message (Ogg Opus with waveform). */
   voiceMessages: boolean;
+  /** Speaking in the server's voice channels, where the platform has them (not in DMs). */
+  voice?: VoiceControl;
   /** Acknowledges now and answers later; adapters call it before slow commands. */
   defer(options?: { ephemeral?: boolean }): Promise<void>;
   reply(text: string, options?: { ephemeral?: boolean }): Promise<void>;

@@ -1,8 +1,10 @@
 import { MediaError } from '../src/errors.ts';
 import type { SpeechFormat } from '../src/speech/speak.ts';
+import type { SpeechRequest } from '../src/voice/voice-control.ts';
+import { VoiceError } from '../src/voice/voice-error.ts';
 import { booleanOption, stringOption, type CommandContext, type CommandDefinition, type CommandServices } from './command.ts';
 
-const VOICE_CHOICES = [
+export const VOICE_CHOICES = [
   { name: 'Default voice', value: 'default' },
   { name: 'Chinese (female)', value: 'zh' },
   { name: 'English (female)', value: 'en' },
@@ -11,9 +13,10 @@ const VOICE_CHOICES = [
 const FORMAT_CHOICES = [
   { name: 'Voice message', value: 'voice-message' },
   { name: 'WAV file', value: 'wav' },
+  { name: 'Voice channel (speak live)', value: 'voice' },
 ] as const;
 
-function voiceId(choice: string | undefined, services: CommandServices): string {
+export function voiceId(choice: string | undefined, services: CommandServices): string {
   if (choice === 'zh') return 'default_zh';
   if (choice === 'en') return 'default_en';
   return services.config.tts.voice;
@@ -24,6 +27,31 @@ function formatFor(ctx: CommandContext): SpeechFormat {
   if (asked === 'wav') return 'wav';
   if (asked === 'voice-message') return ctx.voiceMessages ? 'ogg' : 'wav';
   return ctx.voiceMessages ? 'ogg' : 'wav';
+}
+
+/**
+ * Speaks live in the user's voice channel. Returns false to fall back to a file when voice was only the
+ * user's default and cannot be used right now; asked for explicitly, a VoiceError goes to the user.
+ */
+async function speakLive(ctx: CommandContext, input: SpeechRequest, explicit: boolean): Promise<boolean> {
+  if (!ctx.voice) {
+    if (!explicit) return false;
+    await ctx.reply('I can speak live only in a Discord server with voice channels; leave out the format for a voice message.');
+    return true;
+  }
+  let ticket;
+  try {
+    ticket = await ctx.voice.say(input);
+  } catch (error) {
+    if (error instanceof VoiceError && !explicit) return false;
+    throw error;
+  }
+  await ctx.reply(ticket.ahead === 0
+    ? `🔊 Speaking in ${ticket.channelName}.`
+    : `🔊 Queued in ${ticket.channelName}: ${ticket.ahead} ${ticket.ahead === 1 ? 'speech' : 'speeches'} before yours.`);
+  const outcome = await ticket.finished;
+  if (outcome.status === 'failed') await ctx.reply(`⚠️ ${outcome.message}`);
+  return true;
 }
 
 function megabytes(bytes: number): string {
@@ -39,17 +67,23 @@ export const say: CommandDefinition = {
     { name: 'voice', description: 'Which voice', type: 'string', choices: VOICE_CHOICES },
     { name: 'style', description: 'Delivery, e.g. "happy", "whisper", "slow down", "Cantonese"', type: 'string', maxLength: 100 },
     { name: 'sing', description: 'Sing it', type: 'boolean' },
-    { name: 'format', description: 'Voice message (default) or a WAV file', type: 'string', choices: FORMAT_CHOICES },
+    { name: 'format', description: 'Voice message (default), a WAV file, or live in your voice channel', type: 'string', choices: FORMAT_CHOICES },
+    { name: 'voice_default', description: 'From now on speak in your voice channel by default (False: voice messages again)', type: 'boolean' },
   ],
   async run(ctx, services) {
     const text = stringOption(ctx, 'text') ?? '';
-    const format = formatFor(ctx);
     const input = {
       text,
       voice: voiceId(stringOption(ctx, 'voice'), services),
       style: stringOption(ctx, 'style'),
       sing: booleanOption(ctx, 'sing') ?? false,
     };
+    const asked = stringOption(ctx, 'format');
+    const voiceDefault = booleanOption(ctx, 'voice_default');
+    if (voiceDefault !== undefined && ctx.voice) await ctx.voice.setPrefersVoice(voiceDefault);
+    const live = asked === 'voice' || (asked === undefined && (voiceDefault ?? (await ctx.voice?.prefersVoice())) === true);
+    if (live && (await speakLive(ctx, input, asked === 'voice'))) return;
+    const format = formatFor(ctx);
     let audio;
     try {
       audio = await services.speak(input, format);

@@ -1,0 +1,12 @@
+import type { CommandDefinition } from './command.ts';
+
+export const skip: CommandDefinition = {
+  name: 'skip',
+  description: 'Skip what I am saying in the voice channel and go on with the next',
+  options: [],
+  async run(ctx) {
+    if (!ctx.voice) return ctx.reply('I only speak in server voice channels, so there is nothing to skip here.', { ephemeral: true });
+    if (!(await ctx.voice.skip())) return ctx.reply('Nothing is playing.', { ephemeral: true });
+    await ctx.reply('⏭️ Skipped.');
+  },
+};

@@ -1,0 +1,13 @@
+import type { CommandDefinition } from './command.ts';
+
+export const stop: CommandDefinition = {
+  name: 'stop',
+  description: 'Stop speaking in the voice channel and clear the queue',
+  options: [],
+  async run(ctx) {
+    if (!ctx.voice) return ctx.reply('I only speak in server voice channels, so there is nothing to stop here.', { ephemeral: true });
+    const stopped = await ctx.voice.stop();
+    if (stopped === 0) return ctx.reply('Nothing is playing.', { ephemeral: true });
+    await ctx.reply(stopped === 1 ? '⏹️ Stopped.' : `⏹️ Stopped, and cleared ${stopped - 1} waiting.`);
+  },
+};
