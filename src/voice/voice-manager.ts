@@ -105,7 +105,7 @@ export class VoiceManager {
     const { voice: platform, store } = this.#options;
     const [voiceChannel, textChannel] = await Promise.all([
       platform.userVoiceChannel(guildId, scope.userId),
-      platform.textChannel(guildId, options.channel, scope.channelId),
+      platform.textChannel(guildId, scope.userId, options.channel, scope.channelId),
     ]);
     const queue = this.#queue(guildId);
     if (queue.busy && queue.channelId !== voiceChannel.id) this.#busyElsewhere(guildId, queue.channelId!);

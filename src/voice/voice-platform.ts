@@ -9,8 +9,11 @@ export interface ChannelRef {
 export interface VoicePlatform {
   /** The voice channel the user is in, once checked that the bot may join and speak there. */
   userVoiceChannel(guildId: string, userId: string): Promise<ChannelRef>;
-  /** A text channel of the guild named by mention, id or name; `fallbackId` when no reference is given. */
-  textChannel(guildId: string, reference: string | undefined, fallbackId: string): Promise<ChannelRef>;
+  /**
+   * A text channel of the guild named by mention, id or name (`fallbackId` when no reference is given),
+   * once checked that both the user and the bot can read it.
+   */
+  textChannel(guildId: string, userId: string, reference: string | undefined, fallbackId: string): Promise<ChannelRef>;
   channelName(guildId: string, channelId: string): string;
   join(guildId: string, channelId: string): Promise<VoiceLink>;
 }

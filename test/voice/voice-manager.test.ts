@@ -19,7 +19,7 @@ class FakePlatform implements VoicePlatform {
     return { id, name: CHANNELS[id]! };
   }
 
-  async textChannel(_guildId: string, reference: string | undefined, fallbackId: string): Promise<ChannelRef> {
+  async textChannel(_guildId: string, _userId: string, reference: string | undefined, fallbackId: string): Promise<ChannelRef> {
     const id = reference === undefined ? fallbackId : /^<#(\w+-\d)>$/.exec(reference)?.[1];
     if (!id || !CHANNELS[id]) throw new VoiceError(`No channel ${reference}.`, { code: 'unknown_channel' });
     return { id, name: CHANNELS[id] };
