@@ -1,0 +1,59 @@
+/**
+ * Answers one Slack message: claim it (one answer per message, across instances), read its files, hand it to the
+ * core as an IncomingMessage, render the reply where it belongs, and remember the thread for follow-ups.
+ */
+import { HeraldError } from '../../src/errors.ts';
+import { claimMessage } from './event-dedupe.ts';
+import { readMessageFiles } from './incoming-files.ts';
+import { toMrkdwn } from './mrkdwn.ts';
+import { toIncomingMessage } from './normalize.ts';
+import { readRecentMessages } from './recent-messages.ts';
+import type { ReplyTarget } from './reply-part.ts';
+import type { SlackRuntime } from './runtime.ts';
+import { sendReply, type ReplyOptions } from './send-reply.ts';
+import type { SlackMessageEvent } from './slack-event.ts';
+
+export interface AnswerOptions {
+  /** The thread to answer in (and the conversation's key); undefined: a DM's main timeline. */
+  threadTs: string | undefined;
+  /** Assistant threads show what the bot is doing with setStatus. */
+  status?: ReplyOptions['status'];
+  clearStatus?: ReplyOptions['clearStatus'];
+}
+
+export async function answerMessage(rt: SlackRuntime, event: SlackMessageEvent, options: AnswerOptions, signal: AbortSignal): Promise<void> {
+  if (!(await claimMessage(rt.core.store, event.channel, event.ts))) return;
+  const { teamId, botUserId } = rt.identity;
+  const target: ReplyTarget = {
+    channel: event.channel,
+    ...(options.threadTs && { threadTs: options.threadTs }),
+    ...(event.user && { recipient: { userId: event.user, teamId } }),
+  };
+  await options.status?.('is thinking…').catch(() => {});
+
+  let files;
+  try {
+    files = await readMessageFiles(rt.api, event.files ?? [], signal);
+  } catch (error) {
+    if (!(error instanceof HeraldError)) throw error;
+    rt.logger.warn({ err: error, channel: event.channel }, 'Slack file could not be read');
+    await rt.api.call('chat.postMessage', event.channel, (c) =>
+      c.chat.postMessage({ channel: event.channel, ...(options.threadTs && { thread_ts: options.threadTs }), text: `⚠️ ${toMrkdwn(error.message)}` }),
+    );
+    return;
+  }
+
+  const message = await toIncomingMessage(event, { teamId, botUserId, users: rt.users, threadTs: options.threadTs, ...files });
+  const cancel = new AbortController();
+  const stream = rt.core.engine.handle(message, {
+    signal: AbortSignal.any([signal, cancel.signal]),
+    recentMessages: (limit) => readRecentMessages(rt.api, rt.users, { channel: event.channel, ...(options.threadTs && { threadTs: options.threadTs }) }, limit),
+  });
+  await sendReply(rt, stream, {
+    target,
+    ...(options.status && { status: options.status }),
+    ...(options.clearStatus && { clearStatus: options.clearStatus }),
+    onStoppedByUser: () => cancel.abort(),
+  });
+  if (options.threadTs) await rt.threads.remember(teamId, event.channel, options.threadTs);
+}

@@ -1,0 +1,98 @@
+/**
+ * Slack's AI assistant surface through Bolt's Assistant: a greeting and suggested prompts when a thread opens,
+ * a "thinking…" status while an answer is prepared, a title from the first question, and the answer streamed
+ * into the thread. The thread's context (the channel the user was viewing) is kept in the core store, so it
+ * costs no Slack calls.
+ */
+import { Assistant } from '@slack/bolt';
+import { answerMessage } from './answer-message.ts';
+import type { SlackRuntime } from './runtime.ts';
+import { isFromPerson, type SlackMessageEvent } from './slack-event.ts';
+
+const GREETING = "Hi! I'm Herald. Ask me anything — I can search the web, describe images and transcribe voice clips.";
+const PROMPTS = [
+  { title: "What's new today?", message: 'What are the most important news today? Cite your sources.' },
+  { title: 'Explain a concept', message: 'Explain how public-key cryptography works, simply.' },
+  { title: 'Transcribe a clip', message: 'How do I get a voice clip transcribed?' },
+];
+const TITLE_CHARS = 60;
+const CONTEXT_TTL_MS = 7 * 24 * 60 * 60_000;
+
+/** Where the user was when they opened the assistant. */
+interface AssistantThreadContext {
+  channel_id?: string;
+  team_id?: string;
+  enterprise_id?: string | null;
+}
+
+interface ThreadRef {
+  channel_id?: string;
+  thread_ts?: string;
+  context?: AssistantThreadContext;
+}
+
+function contextKey(channel: string, threadTs: string): string {
+  return `slack:assistant:${channel}:${threadTs}`;
+}
+
+function threadOf(payload: unknown): { channel: string; threadTs: string; context?: AssistantThreadContext } | undefined {
+  const p = payload as { assistant_thread?: ThreadRef; channel?: string; thread_ts?: string };
+  const channel = p.assistant_thread?.channel_id ?? p.channel;
+  const threadTs = p.assistant_thread?.thread_ts ?? p.thread_ts;
+  if (!channel || !threadTs) return undefined;
+  return { channel, threadTs, ...(p.assistant_thread?.context && { context: p.assistant_thread.context }) };
+}
+
+export function createAssistant(rt: SlackRuntime): Assistant {
+  const { api, core } = rt;
+  const store = core.store;
+  const setStatus = (channel: string, threadTs: string) => async (status: string) => {
+    await api.call('assistant.threads.setStatus', channel, (c) => c.assistant.threads.setStatus({ channel_id: channel, thread_ts: threadTs, status }));
+  };
+
+  return new Assistant({
+    threadContextStore: {
+      get: async ({ payload }) => {
+        const thread = threadOf(payload);
+        return (thread && (await store.get<AssistantThreadContext>(contextKey(thread.channel, thread.threadTs)))) ?? {};
+      },
+      save: async ({ payload }) => {
+        const thread = threadOf(payload);
+        if (thread?.context) await store.set(contextKey(thread.channel, thread.threadTs), thread.context, CONTEXT_TTL_MS);
+      },
+    },
+    threadStarted: async ({ payload, saveThreadContext }) => {
+      const thread = threadOf(payload);
+      if (!thread) return;
+      await saveThreadContext();
+      rt.run('assistant greeting', async () => {
+        const { channel, threadTs } = thread;
+        await api.call('chat.postMessage', channel, (c) => c.chat.postMessage({ channel, thread_ts: threadTs, text: GREETING }));
+        await api.call('assistant.threads.setSuggestedPrompts', channel, (c) =>
+          c.assistant.threads.setSuggestedPrompts({ channel_id: channel, thread_ts: threadTs, prompts: PROMPTS }),
+        );
+      });
+    },
+    threadContextChanged: async ({ saveThreadContext }) => {
+      await saveThreadContext();
+    },
+    userMessage: async ({ message }) => {
+      const event = message as unknown as SlackMessageEvent;
+      const threadTs = event.thread_ts;
+      if (!threadTs || !isFromPerson(event, rt.identity.botUserId)) return;
+      rt.run('assistant message', async (signal) => {
+        if (await store.setIfAbsent(`slack:assistant-titled:${event.channel}:${threadTs}`, '1', CONTEXT_TTL_MS)) {
+          const text = (event.text ?? '').replace(/\s+/g, ' ').trim();
+          if (text !== '') {
+            const title = text.length > TITLE_CHARS ? `${text.slice(0, TITLE_CHARS - 1)}…` : text;
+            await api
+              .call('assistant.threads.setTitle', event.channel, (c) => c.assistant.threads.setTitle({ channel_id: event.channel, thread_ts: threadTs, title }))
+              .catch((error: unknown) => rt.logger.debug({ err: error }, 'assistant title not set'));
+          }
+        }
+        const status = setStatus(event.channel, threadTs);
+        await answerMessage(rt, event, { threadTs, status, clearStatus: () => status('') }, signal);
+      });
+    },
+  });
+}

@@ -1,0 +1,94 @@
+/**
+ * Slack's private files (url_private / url_private_download) are served only to a request carrying the bot token;
+ * without it Slack redirects to its sign-in page, which a careless client would read as the file. The token goes
+ * only to Slack's own hosts, redirects are followed by hand so it never leaks to another host, and an HTML page
+ * where a file was expected fails with a message that says what to fix.
+ */
+import { HeraldError } from '../../src/errors.ts';
+
+export interface DownloadOptions {
+  botToken: string;
+  /** Hosts besides *.slack.com and *.slack-gov.com that may see the token (the SLACK_API_URL host). */
+  extraTokenHosts?: readonly string[];
+  maxBytes: number;
+  signal?: AbortSignal;
+}
+
+const MAX_REDIRECTS = 5;
+
+export class SlackFileError extends HeraldError {
+  constructor(message: string, cause?: unknown) {
+    super(message, { code: 'slack_file', cause });
+  }
+}
+
+export function mayCarryToken(url: URL, extraHosts: readonly string[] = []): boolean {
+  if (url.protocol !== 'https:' && !extraHosts.includes(url.host)) return false;
+  const host = url.hostname;
+  return (
+    host === 'slack.com' ||
+    host.endsWith('.slack.com') ||
+    host === 'slack-gov.com' ||
+    host.endsWith('.slack-gov.com') ||
+    extraHosts.includes(url.host)
+  );
+}
+
+/** Downloads a private Slack file's bytes with the bot token. */
+export async function downloadSlackFile(fileUrl: string, name: string, options: DownloadOptions): Promise<Buffer> {
+  let url = new URL(fileUrl);
+  for (let hop = 0; ; hop++) {
+    const headers: Record<string, string> = mayCarryToken(url, options.extraTokenHosts) ? { authorization: `Bearer ${options.botToken}` } : {};
+    let response: Response;
+    try {
+      response = await fetch(url, { headers, redirect: 'manual', ...(options.signal ? { signal: options.signal } : {}) });
+    } catch (error) {
+      throw new SlackFileError(`I couldn't download “${name}” from Slack (${(error as Error).message}).`, error);
+    }
+    const location = response.headers.get('location');
+    if (response.status >= 300 && response.status < 400 && location) {
+      await response.body?.cancel();
+      if (hop >= MAX_REDIRECTS) throw new SlackFileError(`Slack redirected the download of “${name}” too many times.`);
+      url = new URL(location, url);
+      continue;
+    }
+    if (!response.ok) {
+      await response.body?.cancel();
+      throw new SlackFileError(`Slack refused the download of “${name}” (HTTP ${response.status}).`);
+    }
+    const declared = Number(response.headers.get('content-length') ?? NaN);
+    if (declared > options.maxBytes) {
+      await response.body?.cancel();
+      throw tooLarge(name, options.maxBytes);
+    }
+    const bytes = await readCapped(response, name, options.maxBytes);
+    if (looksLikeHtml(response.headers.get('content-type'), bytes)) {
+      throw new SlackFileError(
+        `Slack sent its sign-in page instead of “${name}”. The app needs the files:read scope and must be in this conversation to read shared files.`,
+      );
+    }
+    return bytes;
+  }
+}
+
+function tooLarge(name: string, maxBytes: number): SlackFileError {
+  return new SlackFileError(`“${name}” is larger than the ${Math.round(maxBytes / 1024 / 1024)} MB I can read.`);
+}
+
+async function readCapped(response: Response, name: string, maxBytes: number): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  if (!response.body) return Buffer.alloc(0);
+  for await (const chunk of response.body) {
+    total += chunk.byteLength;
+    if (total > maxBytes) throw tooLarge(name, maxBytes);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+function looksLikeHtml(contentType: string | null, bytes: Buffer): boolean {
+  if (contentType?.toLowerCase().startsWith('text/html')) return true;
+  const head = bytes.subarray(0, 512).toString('utf8').trimStart().toLowerCase();
+  return head.startsWith('<!doctype html') || head.startsWith('<html');
+}

@@ -1,0 +1,34 @@
+/**
+ * What Herald answers outside the assistant container: a mention (in its thread), a direct message, and a
+ * follow-up in a thread it has replied in. Bots and Herald's own messages are ignored.
+ */
+import type { App } from '@slack/bolt';
+import { answerMessage } from './answer-message.ts';
+import type { SlackRuntime } from './runtime.ts';
+import { isFromPerson, mentionsUser, type SlackMessageEvent } from './slack-event.ts';
+
+export function registerMessageListeners(app: App, rt: SlackRuntime): void {
+  const { botUserId, teamId } = rt.identity;
+
+  app.event('app_mention', async ({ event }) => {
+    const mention = event as unknown as SlackMessageEvent;
+    if (!isFromPerson(mention, botUserId)) return;
+    rt.run('mention', (signal) => answerMessage(rt, mention, { threadTs: mention.thread_ts ?? mention.ts }, signal));
+  });
+
+  app.message(async ({ message }) => {
+    const event = message as unknown as SlackMessageEvent;
+    if (!isFromPerson(event, botUserId)) return;
+    // Replies in DM threads belong to the assistant container (Bolt's Assistant takes them before this).
+    if (event.channel_type === 'im') {
+      rt.run('direct message', (signal) => answerMessage(rt, event, { threadTs: event.thread_ts }, signal));
+      return;
+    }
+    // A mention is answered through app_mention; a thread follow-up only where Herald has replied.
+    const threadTs = event.thread_ts;
+    if (!threadTs || mentionsUser(event.text, botUserId)) return;
+    rt.run('thread follow-up', async (signal) => {
+      if (await rt.threads.has(teamId, event.channel, threadTs)) await answerMessage(rt, event, { threadTs }, signal);
+    });
+  });
+}

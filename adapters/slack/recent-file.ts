@@ -1,0 +1,49 @@
+/**
+ * Slack slash commands cannot carry a file, so /transcribe and /describe take the newest recording or image the
+ * user shared in the conversation they run the command in (among its latest messages).
+ */
+import type { CommandAttachment } from '../../commands/command.ts';
+import { fetchFileBytes, fileKind, fileName, type SlackFile } from './incoming-files.ts';
+import type { SlackApi } from './slack-api.ts';
+
+const LOOK_BACK = 50;
+
+export type WantedKind = 'audio' | 'image';
+
+interface HistoryMessage {
+  user?: string;
+  files?: SlackFile[];
+}
+
+function matches(file: SlackFile, wanted: WantedKind): boolean {
+  const kind = fileKind(file);
+  return wanted === 'image' ? kind === 'image' : kind === 'audio' || kind === 'voice';
+}
+
+export async function findRecentFile(api: SlackApi, channel: string, userId: string, wanted: WantedKind): Promise<SlackFile | undefined> {
+  const history = await api.call('conversations.history', undefined, (c) => c.conversations.history({ channel, limit: LOOK_BACK }));
+  for (const message of (history.messages ?? []) as HistoryMessage[]) {
+    if (message.user !== userId) continue;
+    const file = [...(message.files ?? [])].reverse().find((f) => matches(f, wanted));
+    if (file) return file;
+  }
+  return undefined;
+}
+
+/** A file as a command option: its bytes are downloaded (with the bot token) only when the command reads them. */
+export function asAttachment(api: SlackApi, file: SlackFile): CommandAttachment {
+  return {
+    name: fileName(file),
+    ...(file.mimetype && { contentType: file.mimetype }),
+    size: file.size ?? 0,
+    fetch: async () => (await fetchFileBytes(api, file)).data,
+  };
+}
+
+export function howToShare(command: string, wanted: WantedKind): string {
+  const what = wanted === 'audio' ? 'a voice clip or audio file' : 'an image';
+  return (
+    `Slack commands can't carry files, so /${command} uses the newest ${what} you shared in this conversation — I found none in its latest messages. ` +
+    `Share ${what} here and run /${command} again, or mention me in the message you share it with.`
+  );
+}

@@ -1,0 +1,59 @@
+import type { Core } from '../../src/core.ts';
+import type { Logger } from '../../src/log/logger.ts';
+import type { SlackApi } from './slack-api.ts';
+import type { StreamingSwitch } from './stream-part.ts';
+import type { ThreadMemory } from './thread-memory.ts';
+import type { UserDirectory } from './user-directory.ts';
+
+/** Who Herald is in the workspace its token belongs to (auth.test). */
+export interface SlackIdentity {
+  teamId: string;
+  botUserId: string;
+  botId?: string;
+  botName?: string;
+}
+
+/** Everything a Slack handler needs, built once at start. */
+export interface SlackRuntime {
+  core: Core;
+  logger: Logger;
+  api: SlackApi;
+  users: UserDirectory;
+  threads: ThreadMemory;
+  streaming: StreamingSwitch;
+  identity: SlackIdentity;
+  /** Runs work after the event is acknowledged; failures are logged, shutdown waits for it. */
+  run(label: string, work: (signal: AbortSignal) => Promise<void>): void;
+}
+
+/** The work a runtime started and has not finished, so that stopping can cancel and await it. */
+export class WorkTracker {
+  readonly #logger: Logger;
+  readonly #track: (<T>(work: Promise<T>, label?: string) => Promise<T>) | undefined;
+  readonly #running = new Set<Promise<void>>();
+  readonly #stop = new AbortController();
+
+  constructor(logger: Logger, track?: <T>(work: Promise<T>, label?: string) => Promise<T>, deadline?: AbortSignal) {
+    this.#logger = logger;
+    this.#track = track;
+    deadline?.addEventListener('abort', () => this.#stop.abort(deadline.reason), { once: true });
+  }
+
+  get stopping(): boolean {
+    return this.#stop.signal.aborted;
+  }
+
+  run(label: string, work: (signal: AbortSignal) => Promise<void>): void {
+    if (this.stopping) return;
+    const done = work(this.#stop.signal).catch((error: unknown) => this.#logger.error({ err: error, work: label }, 'Slack work failed'));
+    this.#running.add(done);
+    void done.finally(() => this.#running.delete(done));
+    if (this.#track) void this.#track(done, `slack ${label}`);
+  }
+
+  /** Cancels what is still running (replies end with a short note) and waits for it to finish. */
+  async stop(): Promise<void> {
+    this.#stop.abort(new Error('Herald is shutting down'));
+    await Promise.all([...this.#running]);
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * Herald on Slack: `startSlack({ core, logger, hooks })` checks the bot token (auth.test), connects (Socket Mode
+ * or HTTP), and answers mentions, direct messages, thread follow-ups, the assistant surface and slash commands.
+ */
+import type { App } from '@slack/bolt';
+import type { Core } from '../../src/core.ts';
+import type { Logger } from '../../src/log/logger.ts';
+import type { HealthRegistry } from '../../src/ops/health.ts';
+import type { Metrics } from '../../src/ops/metrics.ts';
+import type { ShutdownCoordinator } from '../../src/ops/shutdown.ts';
+import { createAssistant } from './assistant.ts';
+import { registerCommandListeners } from './command-listeners.ts';
+import { claimEvent } from './event-dedupe.ts';
+import { registerMessageListeners } from './message-listeners.ts';
+import type { BucketLimit } from './rate-budget.ts';
+import { RateBudget } from './rate-budget.ts';
+import { connectSlack, type MountFunction } from './receivers.ts';
+import { WorkTracker, type SlackRuntime } from './runtime.ts';
+import { boltLogger, SlackApi } from './slack-api.ts';
+import { StreamingSwitch } from './stream-part.ts';
+import { ThreadMemory } from './thread-memory.ts';
+import { UserDirectory } from './user-directory.ts';
+
+export interface SlackHooks {
+  /** Serve Slack's HTTP requests under /slack on the process's ops server (src/ops) rather than a port of Bolt's own. */
+  mount?: MountFunction;
+  metrics?: Pick<Metrics, 'platformRateLimited'>;
+  /** Replies in progress are tracked; the deadline cancels them so they close cleanly. */
+  shutdown?: Pick<ShutdownCoordinator, 'track' | 'deadlineSignal'>;
+  /** Socket Mode registers its connection as a critical readiness check. */
+  health?: Pick<HealthRegistry, 'register'>;
+}
+
+/** Settings for tests and benchmarks; production runs on the defaults. */
+export interface SlackTuning {
+  /** Interface for Bolt's own HTTP server (without `mount`). */
+  host?: string;
+  clientPingTimeoutMs?: number;
+  /** Per-method limits in place of Slack's published tiers. */
+  methodLimits?: Record<string, BucketLimit>;
+  postMessagePerChannel?: BucketLimit;
+  retryConfig?: { retries: number; factor: number; minTimeout?: number; maxTimeout?: number };
+}
+
+export interface StartSlackOptions {
+  core: Core;
+  logger: Logger;
+  hooks?: SlackHooks;
+  tuning?: SlackTuning;
+}
+
+export interface RunningSlack {
+  app: App;
+  /** The port of Bolt's own HTTP server (HTTP mode without `mount`). */
+  port?: number;
+  stop(): Promise<void>;
+}
+
+export async function startSlack(options: StartSlackOptions): Promise<RunningSlack> {
+  const { core, hooks = {}, tuning = {} } = options;
+  const settings = core.config.slack;
+  if (!settings) throw new Error('Slack is not configured: set SLACK_BOT_TOKEN');
+  const logger = options.logger.child({ platform: 'slack' });
+  const budget = new RateBudget({
+    ...(tuning.methodLimits && { methods: tuning.methodLimits }),
+    ...(tuning.postMessagePerChannel && { postMessagePerChannel: tuning.postMessagePerChannel }),
+  });
+  const api = new SlackApi({
+    botToken: settings.botToken,
+    ...(settings.apiUrl && { apiUrl: settings.apiUrl }),
+    logger,
+    budget,
+    onRateLimited: (method) => hooks.metrics?.platformRateLimited.inc({ platform: 'slack', route: method }),
+    ...(tuning.retryConfig && { retryConfig: tuning.retryConfig }),
+  });
+  const auth = await api.client.auth.test();
+  const identity = {
+    teamId: String(auth.team_id),
+    botUserId: String(auth.user_id),
+    ...(auth.bot_id && { botId: auth.bot_id }),
+    ...(auth.user && { botName: auth.user }),
+  };
+  const work = new WorkTracker(logger, hooks.shutdown?.track.bind(hooks.shutdown), hooks.shutdown?.deadlineSignal);
+  const rt: SlackRuntime = {
+    core,
+    logger,
+    api,
+    users: new UserDirectory(api),
+    threads: new ThreadMemory(core.store, core.config.conversation.historyTtlSeconds * 1000),
+    streaming: new StreamingSwitch(),
+    identity,
+    run: (label, task) => work.run(label, task),
+  };
+
+  const connection = connectSlack({
+    botToken: settings.botToken,
+    botUserId: identity.botUserId,
+    ...(identity.botId && { botId: identity.botId }),
+    apiUrl: api.apiUrl,
+    logger: boltLogger(logger),
+    ...(settings.appToken && { appToken: settings.appToken }),
+    ...(settings.signingSecret && { signingSecret: settings.signingSecret }),
+    ...(hooks.mount && { mount: hooks.mount }),
+    port: core.config.port,
+    ...(tuning.host && { host: tuning.host }),
+    ...(tuning.clientPingTimeoutMs && { clientPingTimeoutMs: tuning.clientPingTimeoutMs }),
+  });
+  const { app } = connection;
+  app.error(async (error) => {
+    logger.error({ err: error }, 'Slack event handling failed');
+  });
+  // Before every listener (the Assistant's too): one answer per event, however often and wherever it is delivered.
+  app.use(async ({ body, next }) => {
+    const eventId = (body as { event_id?: unknown }).event_id;
+    if (typeof eventId === 'string' && !(await claimEvent(core.store, eventId))) {
+      logger.debug({ eventId }, 'Slack event already handled');
+      return;
+    }
+    await next();
+  });
+  app.assistant(createAssistant(rt));
+  registerMessageListeners(app, rt);
+  registerCommandListeners(app, rt);
+
+  if (connection.mode === 'socket') {
+    hooks.health?.register('slack', async () => (connection.connected() ? { ok: true } : { ok: false, detail: 'Socket Mode reconnecting' }), {
+      critical: true,
+    });
+  }
+  const port = await connection.start();
+  logger.info({ mode: connection.mode, team: identity.teamId, bot: identity.botUserId, ...(port !== undefined && { port }) }, 'Slack connected');
+  return {
+    app,
+    ...(port !== undefined && { port }),
+    stop: async () => {
+      await connection.stop();
+      await work.stop();
+    },
+  };
+}

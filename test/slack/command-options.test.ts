@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { ask } from '../../commands/ask.ts';
+import type { CommandDefinition } from '../../commands/command.ts';
+import { describe as describeCommand } from '../../commands/describe.ts';
+import { say } from '../../commands/say.ts';
+import { settings } from '../../commands/settings.ts';
+import { transcribe } from '../../commands/transcribe.ts';
+import { parseCommandText, usageLine } from '../../adapters/slack/command-options.ts';
+
+function options(result: ReturnType<typeof parseCommandText>) {
+  if ('error' in result) throw new Error(result.error);
+  return Object.fromEntries(result.options);
+}
+
+describe('slash command text', () => {
+  it('reads flags anywhere and the rest as the main option', () => {
+    expect(options(parseCommandText(ask, '--search what  happened today? --reasoning'))).toEqual({
+      search: true,
+      reasoning: true,
+      question: 'what happened today?',
+    });
+    expect(options(parseCommandText(ask, 'is 2 -- 3 a range? --no-search'))).toEqual({ search: false, question: 'is 2 -- 3 a range?' });
+  });
+
+  it('takes choices by value or name, quoted values, and - or _ in names', () => {
+    expect(options(parseCommandText(say, '--voice=zh --style="slow down" --sing 你好'))).toEqual({
+      voice: 'zh',
+      style: 'slow down',
+      sing: true,
+      text: '你好',
+    });
+    expect(options(parseCommandText(settings, '--web-search=auto --thinking=on --persona=“a pirate”'))).toEqual({
+      web_search: 'auto',
+      thinking: 'on',
+      persona: 'a pirate',
+    });
+    expect(options(parseCommandText(describeCommand, 'what colour is it?'))).toEqual({ question: 'what colour is it?' });
+  });
+
+  it('leaves unknown --words in the text', () => {
+    expect(options(parseCommandText(ask, 'what does --verbose do?'))).toEqual({ question: 'what does --verbose do?' });
+  });
+
+  it('explains what is wrong', () => {
+    const error = (r: ReturnType<typeof parseCommandText>) => ('error' in r ? r.error : 'no error');
+    expect(error(parseCommandText(ask, '--search'))).toBe(`Please add the question: ${usageLine(ask)}`);
+    expect(error(parseCommandText(say, '--voice=klingon hi'))).toBe('--voice must be one of default, zh, en.');
+    expect(error(parseCommandText(settings, 'make it fun'))).toMatch(/^\/settings takes no text besides its options: \/settings \[--scope=server\|channel\]/);
+    expect(error(parseCommandText(ask, 'x'.repeat(4001)))).toBe('The question can be at most 4000 characters.');
+    expect(error(parseCommandText(ask, '--search=maybe why'))).toBe('--search is on or off, not “maybe”.');
+    expect(options(parseCommandText(transcribe, ''))).toEqual({});
+  });
+
+  it('shows each command’s usage', () => {
+    expect(usageLine(ask)).toBe('/ask <question> [--search | --no-search] [--reasoning | --no-reasoning]');
+    const speak: CommandDefinition = {
+      name: 'speak',
+      description: 'test',
+      options: [
+        { name: 'text', description: 'what', type: 'string', required: true },
+        { name: 'voice', description: 'which', type: 'string', choices: [{ name: 'A', value: 'a' }, { name: 'B', value: 'b' }] },
+        { name: 'max_seconds', description: 'how long', type: 'integer' },
+        { name: 'file', description: 'a file', type: 'attachment' },
+      ],
+      run: async () => {},
+    };
+    expect(usageLine(speak)).toBe('/speak <text> [--voice=a|b] [--max-seconds=…]');
+    expect(options(parseCommandText(speak, '--max-seconds=12 hi'))).toEqual({ max_seconds: 12, text: 'hi' });
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * Herald's real Slack adapter (Bolt inside) and real core against the fake Slack and the service emulator:
+ * HTTP mode on Bolt's own port, HTTP mode mounted on the ops server, or Socket Mode.
+ */
+import { pino } from 'pino';
+import { loadConfig, type Env } from '../../src/config/config.ts';
+import { createCore, type Core } from '../../src/core.ts';
+import { HealthRegistry } from '../../src/ops/health.ts';
+import { createMetrics, type Metrics } from '../../src/ops/metrics.ts';
+import { createOpsServer, type OpsServer } from '../../src/ops/ops-server.ts';
+import type { Store } from '../../src/store/store.ts';
+import { startSlack, type RunningSlack, type SlackTuning } from '../../adapters/slack/start-slack.ts';
+import { FAST_RETRIES } from '../fakes/slack/bolt-harness.ts';
+import type { FakeSlack } from '../fakes/slack/index.ts';
+import { startEmulator } from '../fakes/service/emulator.ts';
+
+export type SlackMode = 'http' | 'mounted' | 'socket';
+
+export const logger = pino({ level: process.env.HERALD_TEST_LOG ?? 'silent' });
+
+export interface HeraldOnSlack {
+  core: Core;
+  slack: RunningSlack;
+  metrics: Metrics;
+  ops?: OpsServer;
+  /** Where Slack posts events in HTTP modes. */
+  eventsUrl?: string;
+  stop(): Promise<void>;
+}
+
+export type Emulator = Awaited<ReturnType<typeof startEmulator>>;
+
+export interface StartOptions {
+  mode: SlackMode;
+  env?: Env;
+  store?: Store;
+  tuning?: SlackTuning;
+  /** Leave the fake's request URL alone (a second instance that is not yet receiving). */
+  keepRequestUrl?: boolean;
+}
+
+export async function startHerald(fake: FakeSlack, emu: Emulator, options: StartOptions): Promise<HeraldOnSlack> {
+  const config = loadConfig(
+    {
+      API_BASE_URL: emu.url,
+      API_KEY: emu.apiKey,
+      STORE_URL: 'memory://',
+      TZ: 'UTC',
+      PORT: '0',
+      QUOTA_USER_PER_MINUTE: '1000',
+      SLACK_BOT_TOKEN: fake.botToken,
+      SLACK_API_URL: fake.apiUrl,
+      ...(options.mode === 'socket' ? { SLACK_APP_TOKEN: fake.appToken } : { SLACK_SIGNING_SECRET: fake.signingSecret }),
+      ...options.env,
+    },
+    { envFile: '/nonexistent/.env' },
+  );
+  const core = await createCore(config, logger, options.store ? { store: options.store } : {});
+  const metrics = createMetrics({ defaultMetrics: false });
+  const ops = options.mode === 'mounted' ? createOpsServer({ health: new HealthRegistry(), metrics, logger }) : undefined;
+  const slack = await startSlack({
+    core,
+    logger,
+    hooks: { metrics, ...(ops && { mount: (prefix, handler) => ops.mount(prefix, handler) }) },
+    tuning: { host: '127.0.0.1', clientPingTimeoutMs: 400, retryConfig: FAST_RETRIES, ...options.tuning },
+  });
+  let eventsUrl: string | undefined;
+  if (ops) eventsUrl = `http://127.0.0.1:${await ops.listen(0, '127.0.0.1')}/slack/events`;
+  else if (slack.port !== undefined) eventsUrl = `http://127.0.0.1:${slack.port}/slack/events`;
+  if (eventsUrl && !options.keepRequestUrl) fake.setRequestUrl(eventsUrl);
+  return {
+    core,
+    slack,
+    metrics,
+    ...(ops && { ops }),
+    ...(eventsUrl && { eventsUrl }),
+    stop: async () => {
+      await slack.stop();
+      await ops?.close({ graceMs: 0 });
+      await core.close();
+    },
+  };
+}
