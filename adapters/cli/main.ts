@@ -4,6 +4,8 @@ import { createCore, type Core } from '../../src/core.ts';
 import { createLogger, type Logger } from '../../src/log/logger.ts';
 import { errorLine, UsageError } from './cli-error.ts';
 import { chatCommand, describeCommand, sayCommand, transcribeCommand } from './one-shot.ts';
+import { registerCommand } from './register.ts';
+import { runBots } from './run-bots.ts';
 import { runShell } from './shell.ts';
 import type { TerminalOutput } from './terminal-reply.ts';
 import { USAGE } from './usage.ts';
@@ -51,9 +53,17 @@ export async function main(argv: string[], env: Env, io: CliIo): Promise<number>
       io.out.write(`herald ${version()}\n`);
       return 0;
     }
+    if (command === 'register') {
+      await registerCommand(args, loadConfig(env, { requireService: false }), io);
+      return 0;
+    }
     if (command !== undefined && !(command in ONE_SHOT)) throw new UsageError(`unknown command "${command}"`);
     const config = loadConfig(env);
     secrets.push(config.api.key);
+    if (command === undefined && (config.discord || config.slack)) {
+      await runBots(config, createLogger({ level: config.logLevel, secrets }));
+      return 0;
+    }
     if (command === undefined) {
       // Memory of a terminal session lives only as long as the session.
       const shellConfig = { ...config, storeUrl: 'memory://' };
