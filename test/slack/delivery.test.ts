@@ -1,0 +1,126 @@
+import { connect } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RedisStore } from '../../src/store/redis-store.ts';
+import { startFakeSlack, type FakeSlack } from '../fakes/slack/index.ts';
+import { startEmulator } from '../fakes/service/emulator.ts';
+import { startHerald, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
+
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+function reachable(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect({ host: hostname, port: Number(port || 6379), timeout: 500 });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+const redisUp = await reachable(redisUrl);
+
+async function settle(ms = 400): Promise<void> {
+  await new Promise((r) => setTimeout(r, ms));
+}
+
+describe.each(['http', 'mounted'] as const)('Slack delivery over HTTP (%s)', (mode) => {
+  let fake: FakeSlack;
+  let emu: Emulator;
+  let herald: HeraldOnSlack;
+
+  beforeEach(async () => {
+    fake = await startFakeSlack();
+    emu = await startEmulator();
+    herald = await startHerald(fake, emu, { mode });
+  });
+
+  afterEach(async () => {
+    await herald.stop();
+    await fake.close();
+    await emu.close();
+  });
+
+  const answers = () => fake.botMessages().filter((m) => m.stream !== undefined || m.thread_ts !== undefined);
+
+  it("acknowledges at once, and Slack's retry of the same event gets no second reply", async () => {
+    const first = await fake.deliverEvent(fake.events.appMention({ text: 'only once please' }));
+    expect(first.status).toBe(200);
+    expect(first.ackMs).toBeLessThan(3000);
+    const retry = await fake.redeliver(first, { retryNum: 1, retryReason: 'http_timeout' });
+    const secondRetry = await fake.redeliver(first, { retryNum: 2, retryReason: 'http_error' });
+    expect([retry.status, secondRetry.status]).toEqual([200, 200]);
+    await fake.waitFor(() => answers().find((m) => m.stream?.state === 'stopped'));
+    await settle();
+    expect(answers()).toHaveLength(1);
+    expect(emu.requests).toHaveLength(1);
+  });
+
+  it('a duplicate delivery of an event id gets no second reply', async () => {
+    const first = await fake.deliverEvent(fake.events.appMention({ text: 'dup' }));
+    await fake.deliverEvent(fake.events.appMention({ text: 'dup' }), { sameEventIdAs: first });
+    await fake.waitFor(() => answers()[0]);
+    await settle();
+    expect(answers()).toHaveLength(1);
+  });
+
+  it('refuses a forged signature and a stale timestamp with 401 and does nothing', async () => {
+    const forged = await fake.deliverEvent(fake.events.appMention({ text: 'forged' }), { forge: true });
+    const stale = await fake.deliverEvent(fake.events.appMention({ text: 'replayed' }), { stale: true });
+    const forgedCommand = await fake.sendSlashCommand({ command: '/usage', forge: true });
+    expect([forged.status, stale.status, forgedCommand.status]).toEqual([401, 401, 401]);
+    await settle(200);
+    expect(fake.calls().filter((c) => c.method !== 'auth.test')).toEqual([]);
+    expect(emu.requests).toHaveLength(0);
+  });
+
+  it("echoes Slack's url_verification challenge", async () => {
+    const delivery = await fake.urlVerification();
+    expect(delivery.status).toBe(200);
+    expect(JSON.parse(delivery.responseBody)).toEqual({ challenge: delivery.payload.challenge });
+  });
+
+  it.runIf(mode === 'mounted')('shares the port with /healthz', async () => {
+    const base = herald.eventsUrl!.replace('/slack/events', '');
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    expect((await fetch(`${base}/slack/nothing-here`)).status).toBe(404);
+  });
+});
+
+describe('Slack delivery to two instances sharing Redis', () => {
+  const title = 'answers an event once even when the retry reaches the other instance';
+  it.skipIf(!redisUp)(redisUp ? `${title} (${redisUrl})` : `${title} — skipped: no redis-server at ${redisUrl} (set REDIS_URL)`, async () => {
+    const fake = await startFakeSlack();
+    const emu = await startEmulator();
+    const storeA = await RedisStore.connect(redisUrl);
+    const storeB = await RedisStore.connect(redisUrl);
+    const a = await startHerald(fake, emu, { mode: 'http', store: storeA, env: { STORE_URL: redisUrl } });
+    const b = await startHerald(fake, emu, { mode: 'http', store: storeB, env: { STORE_URL: redisUrl }, keepRequestUrl: true });
+    try {
+      const first = await fake.deliverEvent(fake.events.appMention({ text: 'two instances' }));
+      fake.setRequestUrl(b.eventsUrl!);
+      const retry = await fake.redeliver(first);
+      const duplicate = await fake.deliverEvent(fake.events.appMention({ text: 'two instances' }), { sameEventIdAs: first });
+      expect([first.status, retry.status, duplicate.status]).toEqual([200, 200, 200]);
+      await fake.waitFor(() => fake.botMessages().find((m) => m.stream?.state === 'stopped'));
+      await settle();
+      expect(fake.botMessages()).toHaveLength(1);
+      expect(emu.requests).toHaveLength(1);
+      // A new event on the second instance is answered there.
+      await fake.deliverEvent(fake.events.appMention({ text: 'second question' }));
+      await fake.waitFor(() => fake.botMessages().filter((m) => m.stream?.state === 'stopped').length === 2);
+    } finally {
+      await a.stop();
+      await b.stop();
+      await storeA.close();
+      await storeB.close();
+      await fake.close();
+      await emu.close();
+    }
+  });
+});
