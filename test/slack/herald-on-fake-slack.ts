@@ -48,6 +48,7 @@ export async function startHerald(fake: FakeSlack, emu: Emulator, options: Start
       TZ: 'UTC',
       PORT: '0',
       QUOTA_USER_PER_MINUTE: '1000',
+      PATH: process.env.PATH,
       SLACK_BOT_TOKEN: fake.botToken,
       SLACK_API_URL: fake.apiUrl,
       ...(options.mode === 'socket' ? { SLACK_APP_TOKEN: fake.appToken } : { SLACK_SIGNING_SECRET: fake.signingSecret }),
