@@ -120,8 +120,12 @@ export abstract class DiscordSurface implements ReplySurface {
   }
 }
 
-/** Link previews off by wrapping links; when that no longer fits the limit, by the SUPPRESS_EMBEDS flag. */
+/**
+ * Link previews off by wrapping links; when that no longer fits the limit, by the SUPPRESS_EMBEDS flag.
+ * Trailing whitespace goes, as Discord drops it anyway.
+ */
 function textBody(text: string): { content: string; flags?: MessageFlags.SuppressEmbeds } {
-  const wrapped = withoutLinkPreviews(text);
-  return wrapped.length <= MESSAGE_LIMIT ? { content: wrapped } : { content: text, flags: MessageFlags.SuppressEmbeds };
+  const content = text.trimEnd();
+  const wrapped = withoutLinkPreviews(content);
+  return wrapped.length <= MESSAGE_LIMIT ? { content: wrapped } : { content, flags: MessageFlags.SuppressEmbeds };
 }
