@@ -29,7 +29,7 @@ export async function answerMessage(rt: SlackRuntime, event: SlackMessageEvent, 
     ...(options.threadTs && { threadTs: options.threadTs }),
     ...(event.user && { recipient: { userId: event.user, teamId } }),
   };
-  await options.status?.('is thinking…').catch(() => {});
+  await options.status?.('thinking…').catch(() => {});
 
   let files;
   try {

@@ -46,8 +46,15 @@ function threadOf(payload: unknown): { channel: string; threadTs: string; contex
 export function createAssistant(rt: SlackRuntime): Assistant {
   const { api, core } = rt;
   const store = core.store;
-  const setStatus = (channel: string, threadTs: string) => async (status: string) => {
-    await api.call('assistant.threads.setStatus', channel, (c) => c.assistant.threads.setStatus({ channel_id: channel, thread_ts: threadTs, status }));
+  /** Slack shows the status after the app's name ("Herald is thinking…"); repeating the current one costs a call for nothing. */
+  const statusSetter = (channel: string, threadTs: string) => {
+    let shown: string | undefined;
+    return async (text: string) => {
+      const status = text === '' || text.startsWith('is ') ? text : `is ${text}`;
+      if (status === shown) return;
+      shown = status;
+      await api.call('assistant.threads.setStatus', channel, (c) => c.assistant.threads.setStatus({ channel_id: channel, thread_ts: threadTs, status }));
+    };
   };
 
   return new Assistant({
@@ -90,7 +97,7 @@ export function createAssistant(rt: SlackRuntime): Assistant {
               .catch((error: unknown) => rt.logger.debug({ err: error }, 'assistant title not set'));
           }
         }
-        const status = setStatus(event.channel, threadTs);
+        const status = statusSetter(event.channel, threadTs);
         await answerMessage(rt, event, { threadTs, status, clearStatus: () => status('') }, signal);
       });
     },
