@@ -41,9 +41,10 @@ export function asAttachment(api: SlackApi, file: SlackFile): CommandAttachment 
 }
 
 export function howToShare(command: string, wanted: WantedKind): string {
-  const what = wanted === 'audio' ? 'a voice clip or audio file' : 'an image';
+  const noun = wanted === 'audio' ? 'voice clip or audio file' : 'image';
+  const article = wanted === 'audio' ? 'a' : 'an';
   return (
-    `Slack commands can't carry files, so /${command} uses the newest ${what} you shared in this conversation — I found none in its latest messages. ` +
-    `Share ${what} here and run /${command} again, or mention me in the message you share it with.`
+    `Slack commands can't carry files, so /${command} uses the newest ${noun} you shared in this conversation, and I found none among its latest messages. ` +
+    `Share ${article} ${noun} here and run /${command} again — or mention me in the message you share it with.`
   );
 }
