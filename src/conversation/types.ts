@@ -1,5 +1,5 @@
 import type { WebSearchMode } from '../config/config.ts';
-import type { Citation } from '../service/types.ts';
+import type { Citation, Usage } from '../service/types.ts';
 import type { RecentMessage } from '../tools/types.ts';
 
 export interface MessageAuthor {
@@ -112,17 +112,10 @@ export interface HandleOptions {
   recentMessages?: (limit: number) => Promise<RecentMessage[]>;
 }
 
-export interface ReplyUsage {
+/** A reply's running total over all its service calls (token fields as in one call's `Usage`). */
+export interface ReplyUsage extends Omit<Usage, 'webSearch'> {
   /** Requests made to the service for this reply. */
   serviceCalls: number;
-  promptTokens: number;
-  completionTokens: number;
-  totalTokens: number;
-  reasoningTokens: number;
-  cachedTokens: number;
-  imageTokens: number;
-  audioTokens: number;
-  audioSeconds: number;
   /** Keyword searches the service ran (each billed). */
   webSearchCalls: number;
   webPages: number;

@@ -1,20 +1,10 @@
 import type { Usage } from '../service/types.ts';
+import { emptyUsage as emptyServiceUsage } from '../service/usage.ts';
 import type { ReplyUsage } from './types.ts';
 
 export function emptyUsage(): ReplyUsage {
-  return {
-    serviceCalls: 0,
-    promptTokens: 0,
-    completionTokens: 0,
-    totalTokens: 0,
-    reasoningTokens: 0,
-    cachedTokens: 0,
-    imageTokens: 0,
-    audioTokens: 0,
-    audioSeconds: 0,
-    webSearchCalls: 0,
-    webPages: 0,
-  };
+  const { webSearch: _, ...tokens } = emptyServiceUsage();
+  return { serviceCalls: 0, ...tokens, webSearchCalls: 0, webPages: 0 };
 }
 
 /** Adds one service response's usage to a reply's running total. */
