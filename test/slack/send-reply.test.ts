@@ -8,7 +8,7 @@ import { StreamingSwitch } from '../../adapters/slack/stream-part.ts';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack/index.ts';
 import { FAST_RETRIES } from '../fakes/slack/bolt-harness.ts';
 
-const logger = pino({ level: process.env.DEBUG_SLACK ? 'debug' : 'silent' });
+const logger = pino({ level: 'silent' });
 
 /** A reply stream: text pieces (with pauses between them) and then `done`. */
 async function* replyOf(pieces: Array<string | ReplyEvent>, gapMs = 0): ReplyStream {
