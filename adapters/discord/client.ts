@@ -13,6 +13,7 @@ export function createDiscordClient(discord: NonNullable<Config['discord']>): Cl
       GatewayIntentBits.GuildMessages,
       GatewayIntentBits.MessageContent,
       GatewayIntentBits.DirectMessages,
+      GatewayIntentBits.GuildVoiceStates, // who is in which voice channel; voice connections need it too
     ],
     partials: [Partials.Channel],
     allowedMentions: NO_MENTIONS,

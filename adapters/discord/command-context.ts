@@ -10,6 +10,7 @@ import { InteractionReplies } from './interaction-replies.ts';
 import { InteractionSurface } from './interaction-surface.ts';
 import type { RateLimitBook } from './rate-limit-book.ts';
 import { finishReply, postFile, reportFailure } from './reply-extras.ts';
+import type { DiscordVoice } from './voice/discord-voice.ts';
 
 const EMPTY_ANSWER = '_(The model returned an empty answer.)_';
 
@@ -17,6 +18,7 @@ export interface CommandContextDeps {
   core: Core;
   logger: Logger;
   book: RateLimitBook;
+  voice?: DiscordVoice;
 }
 
 function optionValues(interaction: ChatInputCommandInteraction): Map<string, OptionValue> {
@@ -64,6 +66,7 @@ export function commandContext(interaction: ChatInputCommandInteraction, deps: C
   const isAdmin = !interaction.inGuild() ||
     (interaction.memberPermissions?.any([PermissionFlagsBits.ManageGuild, PermissionFlagsBits.Administrator]) ?? false);
   const options = optionValues(interaction);
+  const voice = deps.voice?.controlFor({ guildId: interaction.guildId, channelId: interaction.channelId, userId: interaction.user.id });
   return {
     platform: 'discord',
     ...(interaction.guildId !== null && { workspaceId: interaction.guildId }),
@@ -75,6 +78,7 @@ export function commandContext(interaction: ChatInputCommandInteraction, deps: C
     options,
     uploadLimitBytes,
     voiceMessages: true,
+    ...(voice && { voice }),
     defer: (o) => replies.defer(o?.ephemeral ?? false),
     async reply(text, o) {
       for (const part of splitMarkdown(text, MESSAGE_LIMIT)) await replies.post({ content: part }, o?.ephemeral ?? false);

@@ -10,6 +10,7 @@ import type { DiscordHooks } from './hooks.ts';
 import { NO_MENTIONS } from './mentions.ts';
 import type { RateLimitBook } from './rate-limit-book.ts';
 import type { VoiceNotePolicy } from './voice-note-policy.ts';
+import type { DiscordVoice } from './voice/discord-voice.ts';
 
 export interface CommandHandlerDeps {
   core: Core;
@@ -17,6 +18,7 @@ export interface CommandHandlerDeps {
   book: RateLimitBook;
   voiceNotes: VoiceNotePolicy;
   hooks: DiscordHooks;
+  voice?: DiscordVoice;
 }
 
 /** Runs slash commands through the core's runCommand, with the context bound to the interaction. */

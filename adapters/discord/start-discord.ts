@@ -9,11 +9,14 @@ import { MessageHandler } from './message-handler.ts';
 import { RateLimitBook } from './rate-limit-book.ts';
 import { ReplyChains } from './reply-chains.ts';
 import { VoiceNotePolicy } from './voice-note-policy.ts';
+import { createDiscordVoice, type DiscordVoiceOptions } from './voice/discord-voice.ts';
 
 export interface StartDiscordOptions {
   core: Core;
   logger: Logger;
   hooks?: DiscordHooks;
+  /** Voice channel timings and queue sizes (defaults suit production). */
+  voice?: DiscordVoiceOptions;
 }
 
 export interface DiscordBot {
@@ -23,7 +26,7 @@ export interface DiscordBot {
 }
 
 /** Connects Herald to Discord (config.discord) and answers messages and slash commands until stopped. */
-export async function startDiscord({ core, logger, hooks = {} }: StartDiscordOptions): Promise<DiscordBot> {
+export async function startDiscord({ core, logger, hooks = {}, voice: voiceOptions }: StartDiscordOptions): Promise<DiscordBot> {
   const discord = core.config.discord;
   if (!discord) throw new ConfigError('DISCORD_TOKEN', 'required to connect to Discord');
   const log = logger.child({ platform: 'discord' });
@@ -40,7 +43,9 @@ export async function startDiscord({ core, logger, hooks = {} }: StartDiscordOpt
   const voiceNotes = new VoiceNotePolicy(core.store);
   const chains = new ReplyChains(core.store, core.config.conversation.historyTtlSeconds * 1000);
   const messages = new MessageHandler({ core, logger: log, book, chains, voiceNotes, hooks });
-  const commands = new CommandHandler({ core, logger: log, book, voiceNotes, hooks });
+  const voice = createDiscordVoice(client, { capabilities: core.capabilities, store: core.store, logger: log }, voiceOptions);
+  hooks.shutdown?.drainingSignal.addEventListener('abort', () => voice.close(), { once: true });
+  const commands = new CommandHandler({ core, logger: log, book, voiceNotes, hooks, voice });
   client.on(Events.MessageCreate, (message) => {
     messages.handle(message).catch((error: unknown) => log.error({ err: error }, 'handling a message failed'));
   });
@@ -52,7 +57,10 @@ export async function startDiscord({ core, logger, hooks = {} }: StartDiscordOpt
   client.on(Events.ShardResume, () => log.info('gateway resumed'));
 
   let stopping: Promise<void> | undefined;
-  const stop = () => (stopping ??= client.destroy());
+  const stop = () => {
+    voice.close(); // leave voice channels before the gateway goes
+    return (stopping ??= client.destroy());
+  };
   const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
   try {
     await client.login(discord.token);
