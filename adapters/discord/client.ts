@@ -1,6 +1,7 @@
 import { Client, GatewayIntentBits, Partials } from 'discord.js';
 import type { Config } from '../../src/config/config.ts';
 import { NO_MENTIONS } from './mentions.ts';
+import { restOptions } from './rest-options.ts';
 
 /**
  * The discord.js client Herald runs on: server and direct messages with their content. Discord sends no
@@ -17,6 +18,6 @@ export function createDiscordClient(discord: NonNullable<Config['discord']>): Cl
     ],
     partials: [Partials.Channel],
     allowedMentions: NO_MENTIONS,
-    rest: discord.apiUrl ? { api: discord.apiUrl } : {},
+    rest: restOptions(discord),
   });
 }

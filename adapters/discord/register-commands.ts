@@ -3,6 +3,7 @@ import { ConfigError } from '../../src/config/config-error.ts';
 import type { Config } from '../../src/config/config.ts';
 import { commandData } from './command-data.ts';
 import { discordCommands } from './discord-commands.ts';
+import { restOptions } from './rest-options.ts';
 
 export interface RegisteredCommands {
   /** The server the commands were registered in; absent when registered globally. */
@@ -16,7 +17,7 @@ export interface RegisteredCommands {
  */
 export async function registerCommands(config: Config, options: { guildId?: string } = {}): Promise<RegisteredCommands> {
   if (!config.discord) throw new ConfigError('DISCORD_TOKEN', 'required to register the Discord commands');
-  const rest = new REST(config.discord.apiUrl ? { api: config.discord.apiUrl } : {}).setToken(config.discord.token);
+  const rest = new REST(restOptions(config.discord)).setToken(config.discord.token);
   try {
     const application = (await rest.get(Routes.currentApplication())) as APIApplication;
     const route = options.guildId
