@@ -9,7 +9,8 @@ import { startEmulator, type Emulator, type EmulatorOptions } from '../fakes/ser
 export const silentLogger = pino({ level: 'silent' });
 
 export interface HarnessOptions {
-  env?: Env;
+  /** Extra variables; a function may first set up the fake (ids for allow lists) before Herald connects. */
+  env?: Env | ((fake: FakeDiscord) => Env);
   fake?: FakeDiscordOptions;
   emulator?: EmulatorOptions;
   hooks?: Omit<DiscordHooks, 'shutdown'>;
@@ -46,7 +47,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       DISCORD_TOKEN: fake.token,
       DISCORD_API_URL: fake.restUrl,
       THINKING: 'off',
-      ...options.env,
+      ...(typeof options.env === 'function' ? options.env(fake) : options.env),
     },
     { envFile: '/nonexistent/.env' },
   );
