@@ -39,6 +39,21 @@ describe('discord: streamed replies', () => {
     expect(h.botMessages(channel.id).at(-1)?.content).toBe('Echo: [Alice]: still there?');
   });
 
+  it('shares the edit allowance of a channel between replies streaming at the same time: no 429s', async () => {
+    const { fake, emu } = h;
+    const channel = fake.addChannel({ name: 'busy' });
+    emu.pace.tokensPerSecond = 70;
+    const before = h.finished;
+    fake.sendMessage({ channelId: channel.id, content: `${h.mention} long 100` });
+    fake.sendMessage({ channelId: channel.id, authorId: fake.users.bob.id, content: `${h.mention} long 100` });
+    await h.repliesFinished(before + 2);
+    expect(fake.rateLimitedCount).toBe(0);
+    const edits = fake.requests.filter((r) => r.method === 'PATCH' && r.params.channel_id === channel.id);
+    const windows = Math.floor((edits.at(-1)!.timestamp - edits[0]!.timestamp) / 5000) + 1;
+    expect(edits.length).toBeLessThanOrEqual(5 * windows);
+    for (const reply of h.botMessages(channel.id)) expect(reply.content.split(/\s+/)).toHaveLength(100);
+  });
+
   it('continues a long answer in further messages without breaking its code block', async () => {
     const { fake } = h;
     const channel = fake.addChannel({ name: 'code' });
@@ -76,7 +91,7 @@ describe('discord: streamed replies', () => {
     const channel = fake.addChannel({ name: 'deleted-midway' });
     emu.pace.tokensPerSecond = 100;
     const before = h.finished;
-    fake.sendMessage({ channelId: channel.id, content: `${h.mention} long 200` });
+    fake.sendMessage({ channelId: channel.id, content: `${h.mention} long 120` });
     const first = await fake.waitFor(() => h.botMessages(channel.id)[0]);
     fake.deleteUserMessage({ channelId: channel.id, messageId: first.id });
     await h.repliesFinished(before + 1);
