@@ -1,0 +1,75 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { join } from 'node:path';
+
+const BIN = join(import.meta.dirname, '..', '..', 'adapters', 'cli', 'herald.ts');
+const START_TIMEOUT_MS = 30_000;
+const STOP_TIMEOUT_MS = 15_000;
+
+/** Herald running as in production (`herald` with no command), in a child process of its own. */
+export interface HeraldProcess {
+  pid: number;
+  /** The ops server: /healthz, /readyz, /metrics, and /slack when Slack runs in HTTP mode. */
+  opsUrl: string;
+  /** Log lines at warn and above (JSON objects, or `{raw}` for anything else on stderr). */
+  logs: Array<Record<string, unknown>>;
+  /** SIGTERM, then SIGKILL if it has not exited in time; resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+export interface StartHeraldOptions {
+  env: Record<string, string>;
+  cwd: string;
+  /** Extra node flags, e.g. --cpu-prof. */
+  nodeArgs?: string[];
+}
+
+/** Starts Herald and waits for its "Herald is running" log line, which names the ops port. */
+export async function startHerald({ env, cwd, nodeArgs = [] }: StartHeraldOptions): Promise<HeraldProcess> {
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', ...nodeArgs, BIN], {
+    env,
+    cwd,
+  });
+  const logs: Array<Record<string, unknown>> = [];
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let buffer = '';
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`herald did not start in time: ${JSON.stringify(logs.slice(-5))}`)), START_TIMEOUT_MS);
+    child.stderr.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      let newline;
+      while ((newline = buffer.indexOf('\n')) >= 0) {
+        const line = buffer.slice(0, newline);
+        buffer = buffer.slice(newline + 1);
+        let entry: Record<string, unknown>;
+        try {
+          entry = JSON.parse(line) as Record<string, unknown>;
+        } catch {
+          entry = { raw: line };
+        }
+        if (typeof entry.port === 'number' && String(entry.msg).startsWith('Herald is running')) {
+          clearTimeout(timer);
+          resolve(entry.port);
+        } else if (entry.raw !== undefined || Number(entry.level) >= 40) {
+          logs.push(entry);
+        }
+      }
+    });
+    child.stdout.resume();
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`herald exited with ${code} before it ran: ${JSON.stringify(logs.slice(-5))}`));
+    });
+  });
+  return {
+    pid: child.pid!,
+    opsUrl: `http://127.0.0.1:${port}`,
+    logs,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}

@@ -1,0 +1,112 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startFakeDiscord } from '../../test/fakes/discord/index.ts';
+import { startEmulator } from '../../test/fakes/service/emulator.ts';
+import { longAnswer, type Conversation } from './conversation.ts';
+import { discordConversations } from './discord-load.ts';
+import { startHerald } from './herald-process.ts';
+import { MetricsSampler, type Sampled } from './sampler.ts';
+
+export interface ScenarioOptions {
+  discord: number;
+  store: 'memory' | 'sqlite';
+  /** Words per answer (`long N`). */
+  words: number;
+  tokensPerSecond: number;
+  /** Give up on replies not complete by then. */
+  timeoutMs: number;
+  /** Write a V8 CPU profile of Herald into this directory. */
+  cpuProfileDir?: string;
+}
+
+export interface ScenarioResult {
+  options: ScenarioOptions;
+  conversations: number;
+  complete: number;
+  /** From the prompts being sent until the last reply was complete (or the timeout). */
+  durationMs: number;
+  /** Seconds until each reply was complete, sorted. */
+  replySeconds: number[];
+  herald: Sampled;
+  /** 429s the fakes served, by platform and route. */
+  fake429s: Record<string, number>;
+  /** Warnings and errors Herald logged. */
+  warnings: number;
+  /** The bench process's own event-loop p99 (fakes and emulator): a saturated load generator would distort the run. */
+  benchLagP99Ms: number;
+  exitCode: number | null;
+}
+
+const SCRAPE_INTERVAL_MS = 2000;
+const POLL_MS = 100;
+const UNLIMITED = String(1_000_000_000);
+
+export async function runScenario(options: ScenarioOptions): Promise<ScenarioResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'herald-load-'));
+  const emulator = await startEmulator({ pace: { tokensPerSecond: options.tokensPerSecond } });
+  const discord = await startFakeDiscord();
+  const { prompt, text } = longAnswer(options.words);
+  const conversations: Conversation[] = discordConversations(discord, options.discord, prompt, text);
+  const herald = await startHerald({
+    cwd: dir,
+    ...(options.cpuProfileDir && { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] }),
+    env: {
+      PATH: process.env.PATH ?? '',
+      API_BASE_URL: emulator.url,
+      API_KEY: emulator.apiKey,
+      DISCORD_TOKEN: discord.token,
+      DISCORD_API_URL: discord.restUrl,
+      STORE_URL: options.store === 'memory' ? 'memory://' : `sqlite://${join(dir, 'herald.sqlite')}`,
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      THINKING: 'off',
+      WEB_SEARCH: 'off',
+      QUOTA_USER_PER_MINUTE: UNLIMITED,
+      QUOTA_GUILD_PER_MINUTE: UNLIMITED,
+      QUOTA_USER_DAILY_TOKENS: UNLIMITED,
+      QUOTA_GUILD_DAILY_TOKENS: UNLIMITED,
+    },
+  });
+  const benchLag = monitorEventLoopDelay({ resolution: 10 });
+  try {
+    const sampler = new MetricsSampler(herald.opsUrl, herald.pid, SCRAPE_INTERVAL_MS);
+    await sampler.start();
+    benchLag.enable();
+    const started = performance.now();
+    await Promise.all(conversations.map((c) => c.send()));
+    const doneAt = new Map<Conversation, number>();
+    while (doneAt.size < conversations.length && performance.now() - started < options.timeoutMs) {
+      await sleep(POLL_MS);
+      for (const c of conversations) if (!doneAt.has(c) && c.complete()) doneAt.set(c, performance.now());
+    }
+    const durationMs = (doneAt.size === conversations.length ? Math.max(...doneAt.values()) : performance.now()) - started;
+    benchLag.disable();
+    const sampled = await sampler.stop();
+    return {
+      options,
+      conversations: conversations.length,
+      complete: doneAt.size,
+      durationMs,
+      replySeconds: [...doneAt.values()].map((t) => (t - started) / 1000).sort((a, b) => a - b),
+      herald: sampled,
+      fake429s: countBy(discord.rateLimitHits.map((h) => `discord ${h.method} ${h.global ? 'global' : h.route}`)),
+      warnings: herald.logs.length,
+      benchLagP99Ms: benchLag.percentile(99) / 1e6,
+      exitCode: await herald.stop(),
+    };
+  } finally {
+    await herald.stop();
+    await discord.close();
+    await emulator.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function countBy(keys: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const key of keys) counts[key] = (counts[key] ?? 0) + 1;
+  return counts;
+}
