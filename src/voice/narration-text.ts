@@ -63,7 +63,7 @@ export function speakableText(text: string): string {
     .replace(/<t:\d+(:[a-zA-Z])?>/g, ' a time ')
     .replace(/<?(https?:\/\/[^\s>]+)>?/g, (_m, url: string) => ` ${linkName(url)} `)
     .replace(/`([^`]*)`/g, '$1')
-    .replace(/(\*\*|__|~~|\*)/g, '')
+    .replace(/(?<![\w*~])(\*\*|__|~~|\*|_)(?=\S)([\s\S]*?\S)\1(?![\w*~])/g, '$2') // emphasis marks in pairs; a lone * stays (2 * 3)
     .replace(/^\s*(#{1,3}|>>>|>|-#)\s+/gm, '')
     .replace(/(^|\s)[@#](?=[^\s@#])/g, '$1')
     .replace(/\s+/g, ' ')

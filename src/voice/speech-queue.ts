@@ -29,6 +29,8 @@ export interface SpeechQueueOptions {
   maxNarrationBacklog: number;
   /** While true the bot stays in its channel when idle (narration is running). */
   keepConnected?(): boolean;
+  /** Told when the voice connection is gone for good (after the link's own rejoin attempts). */
+  onLost?(reason: string): void;
   opus?: OpusFrameStreamOptions;
 }
 
@@ -228,6 +230,7 @@ export class SpeechQueue {
         this.#link = undefined;
         this.#linkLost = reason;
         this.#options.logger.warn({ reason, channelId }, 'voice: connection lost');
+        this.#options.onLost?.(reason);
       });
       return link;
     } finally {

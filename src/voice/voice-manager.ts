@@ -85,6 +85,14 @@ export class VoiceManager {
     return this.#narrations.has(guildId);
   }
 
+  /** The adapter saw the last person leave a voice channel: if the bot is there, it stops narrating and leaves. */
+  channelEmptied(guildId: string, channelId: string): void {
+    const queue = this.#queues.get(guildId);
+    if (!queue?.connected || queue.channelId !== channelId) return;
+    this.#narrations.delete(guildId);
+    queue.leave();
+  }
+
   /** Stops all speech and leaves every voice channel. */
   close(): void {
     this.#narrations.clear();
@@ -166,6 +174,8 @@ export class VoiceManager {
         maxQueued: maxQueued ?? 10,
         maxNarrationBacklog: maxNarrationBacklog ?? 5,
         keepConnected: () => this.#narrations.has(guildId),
+        // Narration must not pull the bot back into a call it was removed from.
+        onLost: () => this.#narrations.delete(guildId),
         opus,
       });
       this.#queues.set(guildId, queue);

@@ -128,4 +128,17 @@ describe('Discord voice end to end: fake Discord, fake voice server with DAVE, t
     fake.invokeCommand({ name: 'narrate', options: { action: 'stop' } });
     await waitForReply('🔇 Narration stopped.');
   });
+
+  it('leaves the voice channel, ending narration, when the last person leaves it', async () => {
+    fake.invokeCommand({ name: 'narrate', options: { action: 'start', style: 'calm' } });
+    await waitForReply('🎙️ Reading new messages of #general aloud in 🔊 Voice (style: calm). Bots and commands are skipped; `/narrate action:stop` ends it.');
+    fake.setVoiceState({ userId: fake.users.alice.id, channelId: null });
+    await fake.waitFor(() => fake.voiceRequests.at(-1)?.channelId === null, 5_000);
+    const before = { speech: emu.requests.length, joins: fake.voiceRequests.length };
+    const seen = new Promise((resolve) => bot.client.once('messageCreate', resolve)); // after Herald's own listeners
+    fake.sendMessage({ channelId: fake.textChannel.id, authorId: fake.users.bob.id, content: 'Is anyone listening?' });
+    await seen;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect({ speech: emu.requests.length, joins: fake.voiceRequests.length }).toEqual(before); // no rejoin, nothing said
+  });
 });

@@ -26,6 +26,7 @@ describe('narration text', () => {
     expect(speakableText('```ts\nconst x = 1;\n```\nthat fails <:blobcat:123456> for @Bob in #general'))
       .toBe('a code block. that fails blobcat for Bob in general');
     expect(speakableText('> quoted\n# Title')).toBe('quoted Title');
+    expect(speakableText('*so* __very__ ~~not~~ _sure_: 2 * 3 = 6, snake_case_name')).toBe('so very not sure: 2 * 3 = 6, snake_case_name');
   });
 
   it('cuts very long messages short', () => {

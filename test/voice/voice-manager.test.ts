@@ -152,6 +152,29 @@ describe('VoiceManager', () => {
     }
   });
 
+  it('stops narrating and leaves when the last person leaves its channel', async () => {
+    const { platform, synth, control, manager: voices } = setup();
+    platform.userChannels.set('alice', 'voice-1');
+    await control().startNarration({});
+    voices.channelEmptied('guild-1', 'voice-2'); // another channel: nothing to do
+    expect(platform.links[0]!.link.left).toBe(false);
+    voices.channelEmptied('guild-1', 'voice-1');
+    expect(platform.links[0]!.link.left).toBe(true);
+    expect(voices.isNarrating('guild-1')).toBe(false);
+    voices.narrate(message('anyone?'));
+    expect(synth.requests).toHaveLength(0);
+  });
+
+  it('ends narration when the voice connection is lost for good, rather than rejoining for every message', async () => {
+    const { platform, control, manager: voices } = setup();
+    platform.userChannels.set('alice', 'voice-1');
+    await control().startNarration({});
+    platform.links[0]!.link.lose('I was disconnected from the voice channel');
+    expect(voices.isNarrating('guild-1')).toBe(false);
+    voices.narrate(message('hello?'));
+    expect(platform.links).toHaveLength(1);
+  });
+
   it("remembers a user's wish to hear /say in voice", async () => {
     const { control } = setup();
     expect(await control('alice').prefersVoice()).toBe(false);

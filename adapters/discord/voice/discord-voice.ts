@@ -1,4 +1,4 @@
-import { Events, type Client, type Message } from 'discord.js';
+import { Events, type Client, type Message, type VoiceState } from 'discord.js';
 import { synthesizeStream } from '../../../src/capabilities/synthesize.ts';
 import type { Core } from '../../../src/core.ts';
 import type { ChatMessageForNarration } from '../../../src/voice/narration.ts';
@@ -19,9 +19,10 @@ export interface DiscordVoice {
 }
 
 /**
- * Voice for a discord.js client: live /say in voice channels, /stop, /skip and /narrate. Narration
- * listens to the client's messageCreate itself. The client needs the GuildVoiceStates intent (and
- * GuildMessages + MessageContent for narration).
+ * Voice for a discord.js client: live /say in voice channels, /stop, /skip and /narrate. It listens to
+ * the client itself: messageCreate feeds narration, and when the last person leaves the bot's voice
+ * channel the bot leaves too. The client needs the GuildVoiceStates intent (and GuildMessages +
+ * MessageContent for narration).
  */
 export function createDiscordVoice(client: Client, core: Pick<Core, 'capabilities' | 'store' | 'logger'>, options: DiscordVoiceOptions = {}): DiscordVoice {
   const logger = core.logger.child({ component: 'discord-voice' });
@@ -38,12 +39,20 @@ export function createDiscordVoice(client: Client, core: Pick<Core, 'capabilitie
   const onMessage = (message: Message) => {
     if (message.inGuild()) manager.narrate(narratedMessage(message));
   };
+  const onVoiceState = (before: VoiceState, after: VoiceState) => {
+    const left = before.channel;
+    if (left && before.channelId !== after.channelId && !left.members.some((member) => !member.user.bot)) {
+      manager.channelEmptied(left.guildId, left.id);
+    }
+  };
   client.on(Events.MessageCreate, onMessage);
+  client.on(Events.VoiceStateUpdate, onVoiceState);
   return {
     manager,
     controlFor: ({ guildId, channelId, userId }) => (guildId === null ? undefined : manager.control({ guildId, channelId, userId })),
     close() {
       client.off(Events.MessageCreate, onMessage);
+      client.off(Events.VoiceStateUpdate, onVoiceState);
       manager.close();
     },
   };
