@@ -1,16 +1,34 @@
 /** Calendar arithmetic in an IANA time zone (the deployment's TZ), DST-safe. */
 
+// Building an Intl.DateTimeFormat costs about 70 µs, using one about 6: every reply needs several, so keep one per zone.
+const partsFormats = new Map<string, Intl.DateTimeFormat>();
+const longDateFormats = new Map<string, Intl.DateTimeFormat>();
+
+function formatFor(cache: Map<string, Intl.DateTimeFormat>, timeZone: string, make: () => Intl.DateTimeFormat): Intl.DateTimeFormat {
+  let format = cache.get(timeZone);
+  if (!format) {
+    format = make();
+    cache.set(timeZone, format);
+  }
+  return format;
+}
+
 function parts(date: Date, timeZone: string): Record<string, number> {
-  const format = new Intl.DateTimeFormat('en-US', {
+  const format = formatFor(
+    partsFormats,
     timeZone,
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-    hourCycle: 'h23',
-  });
+    () =>
+      new Intl.DateTimeFormat('en-US', {
+        timeZone,
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: 'numeric',
+        second: 'numeric',
+        hourCycle: 'h23',
+      }),
+  );
   const out: Record<string, number> = {};
   for (const p of format.formatToParts(date)) if (p.type !== 'literal') out[p.type] = Number(p.value);
   return out;
@@ -41,7 +59,12 @@ export function nextMidnight(date: Date, timeZone: string): Date {
 
 /** "Tuesday, 14 January 2025" in the zone. */
 export function longDate(date: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(date);
+  const format = formatFor(
+    longDateFormats,
+    timeZone,
+    () => new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }),
+  );
+  return format.format(date);
 }
 
 /** "42 s", "3 min", "5 h 12 min": short, rounded up, for "try again in …". */
