@@ -2,7 +2,7 @@ import type { SpeechInput } from '../capabilities/synthesize.ts';
 import { HeraldError } from '../errors.ts';
 import type { Logger } from '../log/logger.ts';
 import type { OpusFrameStreamOptions } from '../media/speech/opus-frame-stream.ts';
-import { startLiveSpeech, type LiveSpeech } from './live-speech.ts';
+import { startLiveSpeech, warmUpLiveSpeech, type LiveSpeech } from './live-speech.ts';
 import { skippedNotice } from './narration-text.ts';
 import type { SpeechOutcome, SpeechRequest } from './voice-control.ts';
 import { VoiceError } from './voice-error.ts';
@@ -174,7 +174,7 @@ export class SpeechQueue {
   async #play(entry: Entry): Promise<SpeechOutcome> {
     let link: VoiceLink;
     try {
-      link = await this.#linkTo(entry.channelId);
+      [link] = await Promise.all([this.#linkTo(entry.channelId), warmUpLiveSpeech(this.#options.opus)]);
     } catch (error) {
       if (entry.ending) return { status: entry.ending };
       if (error instanceof VoiceError) return { status: 'failed', message: error.message };
