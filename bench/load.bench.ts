@@ -5,10 +5,12 @@ const WORDS = 200;
 const TOKENS_PER_SECOND = 30;
 const TIMEOUT_MS = 60_000;
 
-const SCENARIOS: Array<Pick<ScenarioOptions, 'discord' | 'store'>> = [
-  { discord: 50, store: 'memory' },
-  { discord: 200, store: 'memory' },
-  { discord: 200, store: 'sqlite' },
+const RAMP_MS = 5000;
+const SCENARIOS: Array<Pick<ScenarioOptions, 'discord' | 'store' | 'rampMs'>> = [
+  { discord: 50, store: 'memory', rampMs: 0 },
+  { discord: 200, store: 'memory', rampMs: 0 },
+  { discord: 200, store: 'memory', rampMs: RAMP_MS },
+  { discord: 200, store: 'sqlite', rampMs: RAMP_MS },
 ];
 
 /**
@@ -19,14 +21,15 @@ const SCENARIOS: Array<Pick<ScenarioOptions, 'discord' | 'store'>> = [
 export async function run(): Promise<{ markdown: string }> {
   const results: ScenarioResult[] = [];
   for (const scenario of SCENARIOS) {
-    process.stderr.write(`load: ${scenario.discord} conversations on ${scenario.store} …\n`);
+    process.stderr.write(`load: ${scenario.discord} conversations over ${scenario.rampMs} ms on ${scenario.store} …\n`);
     results.push(await runScenario({ ...scenario, words: WORDS, tokensPerSecond: TOKENS_PER_SECOND, timeoutMs: TIMEOUT_MS }));
   }
   const lines = [
     '## Load: concurrent streamed conversations',
     '',
     `Each conversation is a user's prompt \`long ${WORDS}\` (a ${WORDS}-word answer, about 360 tokens) streamed by the emulator ` +
-      `at ${TOKENS_PER_SECOND} tokens/s, all sent at once. Herald runs as in production in a child process ` +
+      `at ${TOKENS_PER_SECOND} tokens/s; the prompts are sent all at once (the worst case) or evenly over ${RAMP_MS / 1000} s, after which all ` +
+      'conversations stream at the same time. Herald runs as in production in a child process ' +
       '(`node adapters/cli/herald.ts`, LOG_LEVEL=info as by default, THINKING and WEB_SEARCH off, quotas raised); the emulator and the fakes run in the ' +
       "bench process. On Discord, even conversations are DMs and odd ones @mentions in a channel of their own, so each reply has its own per-channel " +
       "rate-limit buckets; the fake keeps Discord's limits (50 requests/s global, 5 message edits per 5 s per channel). A reply counts as complete " +

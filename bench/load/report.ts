@@ -11,8 +11,11 @@ function percentile(sorted: number[], p: number): number | undefined {
 }
 
 function title(r: ScenarioResult): string {
-  return `N=${r.conversations}, ${r.options.store}`;
+  const arrival = r.options.rampMs === 0 ? 'all at once' : `over ${r.options.rampMs / 1000} s`;
+  return `N=${r.conversations} ${arrival}, ${r.options.store}`;
 }
+
+const share = (seconds: number, of: number) => `${seconds.toFixed(1)} s (${((seconds * 100) / of).toFixed(0)} %)`;
 
 function platform429s(r: ScenarioResult): string {
   const entries = Object.entries(r.fake429s);
@@ -57,7 +60,21 @@ const rows: Row[] = [
   { name: "429s (Herald's herald_platform_rate_limited_total)", goal: 'counted', cell: (r) => String(r.herald.platform429s) },
   { name: '429s served by the fakes', goal: 'counted', cell: platform429s },
   { name: 'Herald warnings logged', goal: '', cell: (r) => String(r.warnings) },
-  { name: 'load generator event-loop p99 (bench process)', goal: '', cell: (r) => `${r.benchLagP99Ms.toFixed(0)} ms` },
+  {
+    name: "Herald's main thread waiting for a CPU (share of the run)",
+    goal: '',
+    cell: (r) => share(r.machine.heraldRunDelaySeconds, r.machine.seconds),
+  },
+  {
+    name: 'other processes on the machine: CPU (share of all cores), steal',
+    goal: '',
+    cell: (r) => `${share(r.machine.othersCpuSeconds, r.machine.seconds * r.machine.cores)}, ${r.machine.stealSeconds.toFixed(1)} s`,
+  },
+  {
+    name: 'load generator (bench process): CPU, event-loop p99',
+    goal: '',
+    cell: (r) => `${r.machine.benchCpuSeconds.toFixed(1)} s, ${r.benchLagP99Ms.toFixed(0)} ms`,
+  },
 ];
 
 export function resultsTable(results: ScenarioResult[]): string {

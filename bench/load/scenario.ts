@@ -8,11 +8,14 @@ import { startEmulator } from '../../test/fakes/service/emulator.ts';
 import { longAnswer, type Conversation } from './conversation.ts';
 import { discordConversations } from './discord-load.ts';
 import { startHerald } from './herald-process.ts';
+import { machineShare, machineSnapshot, type MachineShare } from './machine.ts';
 import { MetricsSampler, type Sampled } from './sampler.ts';
 
 export interface ScenarioOptions {
   discord: number;
   store: 'memory' | 'sqlite';
+  /** The prompts are sent evenly over this long (0: all at once). */
+  rampMs: number;
   /** Words per answer (`long N`). */
   words: number;
   tokensPerSecond: number;
@@ -37,6 +40,7 @@ export interface ScenarioResult {
   warnings: number;
   /** The bench process's own event-loop p99 (fakes and emulator): a saturated load generator would distort the run. */
   benchLagP99Ms: number;
+  machine: MachineShare;
   exitCode: number | null;
 }
 
@@ -74,17 +78,20 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
   try {
     const sampler = new MetricsSampler(herald.opsUrl, herald.pid, SCRAPE_INTERVAL_MS);
     await sampler.start();
+    const before = machineSnapshot(herald.pid);
     benchLag.enable();
     const started = performance.now();
-    await Promise.all(conversations.map((c) => c.send()));
+    const sent = sendSpread(conversations, options.rampMs);
     const doneAt = new Map<Conversation, number>();
     while (doneAt.size < conversations.length && performance.now() - started < options.timeoutMs) {
       await sleep(POLL_MS);
       for (const c of conversations) if (!doneAt.has(c) && c.complete()) doneAt.set(c, performance.now());
     }
     const durationMs = (doneAt.size === conversations.length ? Math.max(...doneAt.values()) : performance.now()) - started;
+    await sent;
     benchLag.disable();
     const sampled = await sampler.stop();
+    const machine = machineShare(before, machineSnapshot(herald.pid), sampled.cpuSeconds);
     return {
       options,
       conversations: conversations.length,
@@ -95,6 +102,7 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
       fake429s: countBy(discord.rateLimitHits.map((h) => `discord ${h.method} ${h.global ? 'global' : h.route}`)),
       warnings: herald.logs.length,
       benchLagP99Ms: benchLag.percentile(99) / 1e6,
+      machine,
       exitCode: await herald.stop(),
     };
   } finally {
@@ -103,6 +111,19 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
     await emulator.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Sends the prompts evenly spread over `rampMs`, each on time even if an earlier one is still being sent. */
+async function sendSpread(conversations: Conversation[], rampMs: number): Promise<void> {
+  const spacing = conversations.length > 1 ? rampMs / (conversations.length - 1) : 0;
+  const started = performance.now();
+  const sending: Array<void | Promise<void>> = [];
+  for (const [i, conversation] of conversations.entries()) {
+    const wait = started + i * spacing - performance.now();
+    if (wait > 0) await sleep(wait);
+    sending.push(conversation.send());
+  }
+  await Promise.all(sending);
 }
 
 function countBy(keys: string[]): Record<string, number> {
