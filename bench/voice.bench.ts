@@ -8,7 +8,7 @@ import { synthesizeStream } from '../src/capabilities/synthesize.ts';
 import { loadConfig } from '../src/config/config.ts';
 import { opusFrameStream } from '../src/media/speech/opus-frame-stream.ts';
 import { createServiceClient } from '../src/service/client.ts';
-import { startLiveSpeech } from '../src/voice/live-speech.ts';
+import { startLiveSpeech, warmUpLiveSpeech } from '../src/voice/live-speech.ts';
 import { startEmulator } from '../test/fakes/service/emulator.ts';
 import { int16Bytes, speechLike, toInt16Array } from '../test/media/speech/signals.ts';
 
@@ -162,9 +162,11 @@ async function liveCpu(link: DiscordVoiceLink, seconds: number): Promise<{ cpuMs
 export async function run(): Promise<{ markdown: string }> {
   const server = await startVoiceServerWorker();
   setDefaultCACertificates([...getCACertificates('default'), server.info.certificatePem]);
-  const link = await DiscordVoiceLink.join({
-    guildId: server.info.guildId, channelId: server.info.channelId, adapterCreator: mainGateway(server.info), logger,
-  });
+  // As the speech queue does: the pipeline warms up while the first connection is made.
+  const [link] = await Promise.all([
+    DiscordVoiceLink.join({ guildId: server.info.guildId, channelId: server.info.channelId, adapterCreator: mainGateway(server.info), logger }),
+    warmUpLiveSpeech(),
+  ]);
   try {
     const encrypted = link.connection?.voicePrivacyCode !== undefined;
     const [cold, ...warm] = await firstPacketLatencies(link, LATENCY_RUNS + 1);
