@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { readSlackText } from '../../adapters/slack/incoming-text.ts';
+
+describe('readSlackText', () => {
+  it('drops the mention that addresses the bot and keeps other mentions as tokens for the core', () => {
+    expect(readSlackText('<@UBOT> ask <@U123|ada> about <@U456>', { botUserId: 'UBOT' })).toEqual({
+      text: 'ask <@U123|ada> about <@U456>',
+      mentions: [
+        { id: 'U123', raw: '<@U123|ada>' },
+        { id: 'U456', raw: '<@U456>' },
+      ],
+    });
+    expect(readSlackText('thanks <@UBOT>!', { botUserId: 'UBOT' }).mentions).toEqual([{ id: 'UBOT', raw: '<@UBOT>' }]);
+  });
+
+  it('turns channels, broadcasts, groups, links and escapes into plain text', () => {
+    const { text } = readSlackText(
+      'in <#C1|general> <!here> <!subteam^S1|@oncall>: see <https://example.com/a?b=1&amp;c=2|the page>, <https://x.test>, ' +
+        '<mailto:a@b.test|a@b.test> &amp; 1 &lt; 2 &gt; 0',
+    );
+    expect(text).toBe('in #general @here @oncall: see the page (https://example.com/a?b=1&c=2), https://x.test, a@b.test & 1 < 2 > 0');
+  });
+});
