@@ -1,17 +1,45 @@
 import type { Config } from '../../src/config/config.ts';
-import { createCore } from '../../src/core.ts';
+import { createCore, type Core } from '../../src/core.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { HealthRegistry } from '../../src/ops/health.ts';
-import { createMetrics } from '../../src/ops/metrics.ts';
-import { createOpsServer } from '../../src/ops/ops-server.ts';
+import { createMetrics, type Metrics } from '../../src/ops/metrics.ts';
+import { createOpsServer, type OpsServer } from '../../src/ops/ops-server.ts';
 import { serviceProbe } from '../../src/ops/service-probe.ts';
 import { ShutdownCoordinator } from '../../src/ops/shutdown.ts';
 import { installSignalHandlers } from '../../src/ops/signals.ts';
 import { startDiscord } from '../discord/index.ts';
+import { startSlack } from '../slack/start-slack.ts';
+
+interface Running {
+  core: Core;
+  ops: OpsServer;
+  metrics: Metrics;
+  health: HealthRegistry;
+  coordinator: ShutdownCoordinator;
+}
+
+/** Connects every platform whose token is set; returns their names for the start-up line. */
+async function startPlatforms({ core, ops, metrics, health, coordinator }: Running, logger: Logger): Promise<string[]> {
+  const { config } = core;
+  const hooks = { metrics, health, shutdown: coordinator };
+  const platforms: string[] = [];
+  if (config.discord) {
+    const discord = await startDiscord({ core, logger, hooks });
+    coordinator.register('close-platforms', 'discord', () => discord.stop());
+    platforms.push('Discord');
+  }
+  if (config.slack) {
+    const slack = await startSlack({ core, logger, hooks: { ...hooks, mount: (prefix, handler) => ops.mount(prefix, handler) } });
+    coordinator.register('close-platforms', 'slack', () => slack.stop());
+    platforms.push(config.slack.appToken ? 'Slack (Socket Mode)' : 'Slack (HTTP, /slack/events)');
+  }
+  return platforms;
+}
 
 /**
  * Runs Herald as a bot: the core, every platform whose token is set, and the ops HTTP server
- * (/healthz, /readyz, /metrics) on PORT; SIGTERM/SIGINT drain replies and close everything in order.
+ * (/healthz, /readyz, /metrics, and Slack's /slack/events) on PORT; SIGTERM/SIGINT drain replies and close
+ * everything in order. A failure while starting closes what had started.
  */
 export async function runBots(config: Config, logger: Logger): Promise<void> {
   const metrics = createMetrics();
@@ -31,13 +59,13 @@ export async function runBots(config: Config, logger: Logger): Promise<void> {
   );
   const ops = createOpsServer({ health, metrics, logger });
   coordinator.register('close-server', 'http', ({ signal }) => ops.close({ signal }));
-  const hooks = { metrics, health, shutdown: coordinator };
 
-  const platforms: string[] = [];
-  if (config.discord) {
-    const discord = await startDiscord({ core, logger, hooks });
-    coordinator.register('close-platforms', 'discord', () => discord.stop());
-    platforms.push('Discord');
+  let platforms: string[];
+  try {
+    platforms = await startPlatforms({ core, ops, metrics, health, coordinator }, logger);
+  } catch (error) {
+    await coordinator.shutdown('startup failed');
+    throw error;
   }
   const port = await ops.listen(config.port);
   logger.info({ platforms, port }, `Herald is running on ${platforms.join(' and ')}; health and metrics on port ${port}`);

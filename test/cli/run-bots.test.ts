@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '../../commands/index.ts';
 import { startFakeDiscord, type FakeDiscord } from '../fakes/discord/index.ts';
+import { startFakeSlack, type FakeSlack } from '../fakes/slack/index.ts';
 import { startEmulator, type Emulator } from '../fakes/service/emulator.ts';
 import { runCli } from './cli-harness.ts';
 
@@ -10,12 +11,15 @@ const bin = join(import.meta.dirname, '..', '..', 'adapters', 'cli', 'herald.ts'
 
 let emu: Emulator;
 let discord: FakeDiscord;
+let slack: FakeSlack;
 
 beforeAll(async () => {
   emu = await startEmulator();
   discord = await startFakeDiscord({ heartbeatIntervalMs: 1000 });
+  slack = await startFakeSlack();
 });
 afterAll(async () => {
+  await slack.close();
   await discord.close();
   await emu.close();
 });
@@ -27,6 +31,9 @@ function env(): Record<string, string> {
     API_KEY: emu.apiKey,
     DISCORD_TOKEN: discord.token,
     DISCORD_API_URL: discord.restUrl,
+    SLACK_BOT_TOKEN: slack.botToken,
+    SLACK_SIGNING_SECRET: slack.signingSecret,
+    SLACK_API_URL: slack.apiUrl,
     STORE_URL: 'memory://',
     PORT: '0',
     THINKING: 'off',
@@ -82,7 +89,7 @@ describe('herald with DISCORD_TOKEN set', () => {
     );
   });
 
-  it('runs the bot with health and metrics, answers, and on SIGTERM closes a reply in progress cleanly', async () => {
+  it('runs the bot on Discord and Slack with health and metrics, answers, and on SIGTERM closes a reply in progress cleanly', async () => {
     const herald = await startHerald();
     try {
       const base = `http://127.0.0.1:${herald.port}`;
@@ -96,6 +103,10 @@ describe('herald with DISCORD_TOKEN set', () => {
       const dm = discord.dmChannel.id;
       discord.sendMessage({ channelId: dm, authorId: discord.users.alice.id, content: 'hello bot' });
       await discord.waitFor(() => discord.messages(dm).find((m) => m.authorId === discord.botUser.id && m.content === 'Echo: hello bot'), 10_000);
+      slack.setRequestUrl(`${base}/slack/events`);
+      const mention = slack.events.appMention({ text: 'hello from slack' });
+      expect((await slack.deliverEvent(mention)).status).toBe(200);
+      await slack.waitFor(() => slack.botMessages(slack.channelId).find((m) => m.thread_ts === mention.ts && /Echo: .*hello from slack/.test(m.text)), 10_000);
       expect(await (await fetch(`${base}/metrics`)).text()).toMatch(/herald_requests_total\{capability="chat",platform="discord",outcome="ok"\} 1/);
 
       emu.pace.tokensPerSecond = 15;
