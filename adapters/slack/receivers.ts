@@ -61,6 +61,7 @@ export function connectSlack(options: ReceiverOptions): SlackConnection {
         return undefined;
       },
       stop: async () => {
+        up = false;
         await app.stop();
       },
       connected: () => up,

@@ -53,6 +53,7 @@ export interface RunningSlack {
   app: App;
   /** The port of Bolt's own HTTP server (HTTP mode without `mount`). */
   port?: number;
+  /** Stops taking events, cancels replies in progress (they end with a short note) and waits for them. */
   stop(): Promise<void>;
 }
 
@@ -129,12 +130,14 @@ export async function startSlack(options: StartSlackOptions): Promise<RunningSla
   }
   const port = await connection.start();
   logger.info({ mode: connection.mode, team: identity.teamId, bot: identity.botUserId, ...(port !== undefined && { port }) }, 'Slack connected');
+  let stopping: Promise<void> | undefined;
   return {
     app,
     ...(port !== undefined && { port }),
-    stop: async () => {
-      await connection.stop();
-      await work.stop();
-    },
+    stop: () =>
+      (stopping ??= (async () => {
+        await connection.stop();
+        await work.stop();
+      })()),
   };
 }

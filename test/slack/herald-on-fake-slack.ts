@@ -37,6 +37,7 @@ export interface StartOptions {
   tuning?: SlackTuning;
   /** Leave the fake's request URL alone (a second instance that is not yet receiving). */
   keepRequestUrl?: boolean;
+  health?: HealthRegistry;
 }
 
 export async function startHerald(fake: FakeSlack, emu: Emulator, options: StartOptions): Promise<HeraldOnSlack> {
@@ -62,7 +63,7 @@ export async function startHerald(fake: FakeSlack, emu: Emulator, options: Start
   const slack = await startSlack({
     core,
     logger,
-    hooks: { metrics, ...(ops && { mount: (prefix, handler) => ops.mount(prefix, handler) }) },
+    hooks: { metrics, ...(ops && { mount: (prefix, handler) => ops.mount(prefix, handler) }), ...(options.health && { health: options.health }) },
     tuning: { host: '127.0.0.1', clientPingTimeoutMs: 400, retryConfig: FAST_RETRIES, ...options.tuning },
   });
   let eventsUrl: string | undefined;

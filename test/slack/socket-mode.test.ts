@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HealthRegistry } from '../../src/ops/health.ts';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack/index.ts';
 import { startEmulator } from '../fakes/service/emulator.ts';
 import { startHerald, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
@@ -7,11 +8,13 @@ describe('Herald on Slack in Socket Mode', () => {
   let fake: FakeSlack;
   let emu: Emulator;
   let herald: HeraldOnSlack;
+  let health: HealthRegistry;
 
   beforeEach(async () => {
     fake = await startFakeSlack({ socketPingIntervalMs: 200 });
     emu = await startEmulator();
-    herald = await startHerald(fake, emu, { mode: 'socket' });
+    health = new HealthRegistry();
+    herald = await startHerald(fake, emu, { mode: 'socket', health });
     await fake.waitFor(() => fake.socket.openConnections().length === 1);
   });
 
@@ -55,6 +58,12 @@ describe('Herald on Slack in Socket Mode', () => {
     expect(afterDrop).toMatchObject({ acked: true, connectionId: 3 });
     await fake.waitFor(() => answers().length === 2);
     expect(answers()[1]?.text).toBe('Echo: [alice]: after drop');
+  });
+
+  it('is ready while its socket is connected, and not once it stopped', async () => {
+    expect(await health.readiness()).toMatchObject({ ready: true, checks: [{ name: 'slack', ok: true, critical: true }] });
+    await herald.slack.stop();
+    expect(await health.readiness()).toMatchObject({ ready: false, checks: [{ name: 'slack', ok: false }] });
   });
 
   it('runs a slash command: acked over the socket, answered through response_url', async () => {
