@@ -191,7 +191,7 @@ export class SpeechQueue {
     const synthesis = await live.synthesis;
     if (entry.ending) return { status: entry.ending };
     if (this.#linkLost !== undefined) {
-      return { status: 'failed', message: `I lost the voice connection (${this.#linkLost}) and could not get it back.` };
+      return { status: 'failed', message: this.#linkLost };
     }
     if (synthesis.status === 'failed') {
       this.#options.logger.warn({ err: synthesis.error }, 'voice: speech synthesis failed');

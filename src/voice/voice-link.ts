@@ -12,7 +12,7 @@ export interface VoiceLink {
   stopPlayback(): void;
   /** Leaves the channel; the link cannot be used afterwards. */
   leave(): void;
-  /** Called once when the connection is gone for good (rejoining failed, or the bot was removed). */
+  /** Called once when the connection is gone for good (rejoining failed, or the bot was removed); `reason` is fit for users. */
   onLost(listener: (reason: string) => void): void;
 }
 

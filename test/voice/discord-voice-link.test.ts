@@ -116,7 +116,7 @@ describe('DiscordVoiceLink against a fake Discord voice server', () => {
     const played = link.play(startLiveSpeech(async function* () { yield tone(5); }).packets);
     await server.waitForPackets(5, 3_000);
     server.dropConnection(4014);
-    expect(await lost).toBe('I was disconnected from the voice channel');
+    expect(await lost).toBe('I was disconnected from the voice channel.');
     await played; // playback ends with the link
     expect(server.received.length).toBeLessThan(100);
   });

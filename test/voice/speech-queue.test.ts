@@ -131,8 +131,8 @@ describe('SpeechQueue', () => {
     await synth.waitForRequests(1);
     synth.requests[0]!.push(tone(0.2));
     await vi.waitFor(() => expect(joiner.links[0]?.played[0]?.length).toBeGreaterThan(5));
-    joiner.links[0]!.lose('rejoining failed');
-    expect(await first.finished).toEqual({ status: 'failed', message: expect.stringMatching(/lost the voice connection/) });
+    joiner.links[0]!.lose('I lost the voice connection and could not get it back.');
+    expect(await first.finished).toEqual({ status: 'failed', message: 'I lost the voice connection and could not get it back.' });
     await synth.waitForRequests(2);
     synth.requests[1]!.push(tone(0.1));
     synth.requests[1]!.end();

@@ -169,7 +169,7 @@ describe('VoiceManager', () => {
     const { platform, control, manager: voices } = setup();
     platform.userChannels.set('alice', 'voice-1');
     await control().startNarration({});
-    platform.links[0]!.link.lose('I was disconnected from the voice channel');
+    platform.links[0]!.link.lose('I was disconnected from the voice channel.');
     expect(voices.isNarrating('guild-1')).toBe(false);
     voices.narrate(message('hello?'));
     expect(platform.links).toHaveLength(1);

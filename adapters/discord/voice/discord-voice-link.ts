@@ -153,7 +153,7 @@ export class DiscordVoiceLink implements VoiceLink {
     if (kicked) {
       // 4014 also comes with a move to another channel, which the library follows by itself.
       const moved = await entersState(connection, VoiceConnectionStatus.Connecting, moveGraceMs).then(() => true, () => false);
-      if (!moved) return this.#lose('I was disconnected from the voice channel');
+      if (!moved) return this.#lose('I was disconnected from the voice channel.');
     }
     if (dropped.status !== VoiceConnectionStatus.Destroyed) {
       const back = await entersState(connection, VoiceConnectionStatus.Ready, recoverTimeoutMs).then(() => true, () => false);
@@ -171,7 +171,7 @@ export class DiscordVoiceLink implements VoiceLink {
         logger.warn({ err: error, guildId, attempt }, 'voice: rejoining failed');
       }
     }
-    if (!this.#closed) this.#lose('rejoining failed');
+    if (!this.#closed) this.#lose('I lost the voice connection and could not get it back.');
   }
 
   #lose(reason: string): void {
