@@ -1,14 +1,11 @@
 import type { RESTOptions } from 'discord.js';
 import type { Config } from '../../src/config/config.ts';
+import { makeRequest } from './rest-request.ts';
 
-/**
- * REST settings for discord.js. Requests go through Node's fetch: discord.js's own (older) undici hands its
- * multipart bodies to the global dispatcher, which Herald's undici 8 replaces with one that refuses them, so
- * every upload would fail. fetch encodes the body itself and works with any dispatcher.
- */
+/** REST settings for discord.js: the API base (DISCORD_API_URL) and requests sent with Herald's undici. */
 export function restOptions(discord: NonNullable<Config['discord']>): Partial<RESTOptions> {
   return {
     ...(discord.apiUrl !== undefined && { api: discord.apiUrl }),
-    makeRequest: (url, init) => fetch(url, init as RequestInit),
+    makeRequest: (url, init) => makeRequest(url, init as RequestInit),
   };
 }
