@@ -108,6 +108,17 @@ describe('discord: slash commands', () => {
     expect(await h.core.engine.getSettings({ platform: 'discord', workspaceId: h.fake.guild.id })).toEqual({ thinking: true });
   });
 
+  it("/ask shows the model's reasoning as a file only when asked to (thinking is on in this server now)", async () => {
+    const plain = await run('ask', { question: 'why is the sky blue?' });
+    expect(plain.followupIds).toHaveLength(0);
+    const reasoned = await run('ask', { question: 'why is the sky blue?', reasoning: true });
+    expect(reasoned.followupIds).toHaveLength(1);
+    const note = h.fake.message(reasoned.followupIds[0]!)!;
+    expect(note.content).toBe('🧠 Reasoning');
+    expect(note.attachments.map((a) => a.filename)).toEqual(['reasoning.md']);
+    expect(note.attachments[0]!.bytes.length).toBeGreaterThan(0);
+  });
+
   it('/reset forgets the channel conversation and /usage reports what was used', async () => {
     const reset = await run('reset');
     expect(original(reset)).toMatchObject({ content: 'Done — I have forgotten this conversation.', ephemeral: true });
