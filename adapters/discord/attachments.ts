@@ -9,10 +9,10 @@ export const MAX_DOWNLOAD_BYTES = 25 * 1024 * 1024;
 const IMAGE_EXTENSIONS = new Set(['png', 'jpg', 'jpeg', 'gif', 'webp', 'bmp', 'heic', 'heif', 'avif', 'tif', 'tiff', 'svg']);
 const AUDIO_EXTENSIONS = new Set(['ogg', 'oga', 'opus', 'mp3', 'wav', 'flac', 'm4a', 'aac', 'webm', 'weba']);
 
-export type MediaKind = 'image' | 'audio';
+type MediaKind = 'image' | 'audio';
 
 /** Images and recordings by declared type, else by file extension (Discord guesses types from names too). */
-export function mediaKind(name: string, contentType: string | null | undefined): MediaKind | undefined {
+function mediaKind(name: string, contentType: string | null | undefined): MediaKind | undefined {
   const type = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
   if (type.startsWith('image/')) return 'image';
   if (type.startsWith('audio/')) return 'audio';

@@ -39,7 +39,7 @@ function optionValues(interaction: ChatInputCommandInteraction): Map<string, Opt
   return values;
 }
 
-export function memberName(interaction: ChatInputCommandInteraction): string {
+function memberName(interaction: ChatInputCommandInteraction): string {
   const member = interaction.member;
   if (member && 'displayName' in member) return member.displayName;
   return member?.nick ?? interaction.user.displayName;

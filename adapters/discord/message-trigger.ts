@@ -6,7 +6,7 @@ import { MessageFlags, MessageReferenceType, MessageType, type Message } from 'd
  */
 export type Trigger = 'direct' | 'thread' | 'reply' | 'mention' | 'voice-note';
 
-export function mentionsBot(message: Message, botId: string): boolean {
+function mentionsBot(message: Message, botId: string): boolean {
   return message.mentions.users.has(botId) || message.mentions.roles.some((role) => role.tags?.botId === botId);
 }
 

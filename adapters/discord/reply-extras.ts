@@ -13,7 +13,7 @@ function megabytes(bytes: number): string {
 }
 
 /** What Discord gets for a file; a voice message carries its length and waveform. */
-export function attachmentPayload(file: OutgoingFile): AttachmentPayload {
+function attachmentPayload(file: OutgoingFile): AttachmentPayload {
   return {
     attachment: file.data,
     name: file.name,
@@ -22,7 +22,7 @@ export function attachmentPayload(file: OutgoingFile): AttachmentPayload {
 }
 
 /** Said instead of attempting an upload Discord would refuse. */
-export function overUploadLimit(name: string, size: number, limit: number): string {
+function overUploadLimit(name: string, size: number, limit: number): string {
   return `⚠️ "${name}" is ${megabytes(size)}, over the ${megabytes(limit)} upload limit here, so I can't post it.`;
 }
 

@@ -2,7 +2,7 @@ import type { SendableChannels } from 'discord.js';
 import type { Logger } from '../../src/log/logger.ts';
 
 /** Discord shows "is typing…" for about 10 seconds per request. */
-export const TYPING_RENEW_MS = 8_000;
+const TYPING_RENEW_MS = 8_000;
 
 export interface Typing {
   stop(): void;

@@ -1,7 +1,7 @@
 import { stringOption, type CommandDefinition, type CommandOption } from '../../commands/command.ts';
 import { VOICE_NOTE_CHOICES, type VoiceNoteAnswers, type VoiceNotePolicy } from './voice-note-policy.ts';
 
-export const VOICE_NOTES_OPTION: CommandOption = {
+const VOICE_NOTES_OPTION: CommandOption = {
   name: 'voice_notes',
   description: 'Voice messages in this server: always answer them, or only when addressed to Herald',
   type: 'string',
