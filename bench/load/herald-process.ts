@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const BIN = join(import.meta.dirname, '..', '..', 'adapters', 'cli', 'herald.ts');
@@ -12,6 +13,8 @@ export interface HeraldProcess {
   opsUrl: string;
   /** Log lines at warn and above (JSON objects, or `{raw}` for anything else on stderr). */
   logs: Array<Record<string, unknown>>;
+  /** The autogroup nice value Herald runs at, when one was asked for and could be set. */
+  priority: number | undefined;
   /** SIGTERM, then SIGKILL if it has not exited in time; resolves with the exit code. */
   stop(): Promise<number | null>;
 }
@@ -21,18 +24,30 @@ export interface StartHeraldOptions {
   cwd: string;
   /** Extra node flags, e.g. --cpu-prof. */
   nodeArgs?: string[];
+  /**
+   * Runs Herald in a session of its own at this scheduling priority (nice value of its autogroup; negative needs
+   * root), so that other work on a shared machine weighs less against it. Left as is when not permitted.
+   */
+  priority?: number;
 }
 
 /** Starts Herald and waits for its "Herald is running" log line, which names the ops port. */
-export async function startHerald({ env, cwd, nodeArgs = [] }: StartHeraldOptions): Promise<HeraldProcess> {
+export async function startHerald({ env, cwd, nodeArgs = [], priority }: StartHeraldOptions): Promise<HeraldProcess> {
+  // With autogroup scheduling a nice value only counts within a session, so Herald gets a session of its own.
   const child: ChildProcessWithoutNullStreams = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', ...nodeArgs, BIN], {
     env,
     cwd,
+    detached: priority !== undefined,
   });
+  // A detached child outlives a bench that dies; this kills it with the bench.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  const appliedPriority = priority === undefined ? undefined : prioritize(child.pid!, priority);
   const logs: Array<Record<string, unknown>> = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  void exited.then(() => process.removeListener('exit', killOnExit));
   let buffer = '';
-  const port = await new Promise<number>((resolve, reject) => {
+  const running = new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`herald did not start in time: ${JSON.stringify(logs.slice(-5))}`)), START_TIMEOUT_MS);
     child.stderr.on('data', (chunk: Buffer) => {
       buffer += chunk.toString();
@@ -60,8 +75,16 @@ export async function startHerald({ env, cwd, nodeArgs = [] }: StartHeraldOption
       reject(new Error(`herald exited with ${code} before it ran: ${JSON.stringify(logs.slice(-5))}`));
     });
   });
+  let port: number;
+  try {
+    port = await running;
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
   return {
     pid: child.pid!,
+    priority: appliedPriority,
     opsUrl: `http://127.0.0.1:${port}`,
     logs,
     async stop() {
@@ -72,4 +95,13 @@ export async function startHerald({ env, cwd, nodeArgs = [] }: StartHeraldOption
       return code;
     },
   };
+}
+
+function prioritize(pid: number, nice: number): number | undefined {
+  try {
+    writeFileSync(`/proc/${pid}/autogroup`, String(nice));
+    return nice;
+  } catch {
+    return undefined;
+  }
 }

@@ -30,14 +30,22 @@ interface Row {
 }
 
 const rows: Row[] = [
-  { name: 'conversations (Discord)', goal: '', cell: (r) => `${r.conversations} (${r.options.discord})` },
+  { name: 'conversations (Discord + Slack)', goal: '', cell: (r) => `${r.conversations} (${r.options.discord} + ${r.options.slack})` },
   { name: 'duration (prompts sent → last reply complete)', goal: '', cell: (r) => `${(r.durationMs / 1000).toFixed(1)} s` },
   {
     name: 'reply complete after, p50 / p95 / max',
     goal: '',
     cell: (r) => [50, 95, 100].map((p) => percentile(r.replySeconds, p)?.toFixed(1) ?? '–').join(' / ') + ' s',
   },
-  { name: 'replies complete / lost', goal: `${GOALS.lost} lost`, cell: (r) => `${r.complete} / ${r.conversations - r.complete} ${verdict(r.conversations - r.complete <= GOALS.lost)}` },
+  {
+    name: 'replies complete / lost (complete on Discord + Slack)',
+    goal: `${GOALS.lost} lost`,
+    cell: (r) => {
+      const lost = r.conversations - r.complete;
+      const undelivered = r.undelivered > 0 ? `, ${r.undelivered} prompts not delivered` : '';
+      return `${r.complete} / ${lost} (${r.completeBy.discord} + ${r.completeBy.slack}${undelivered}) ${verdict(lost <= GOALS.lost)}`;
+    },
+  },
   {
     name: 'event-loop lag p99, worst scrape window',
     goal: `< ${GOALS.lagP99Ms} ms`,

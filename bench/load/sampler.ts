@@ -60,7 +60,7 @@ export class MetricsSampler {
     const last = this.#last!;
     const sorted = [...this.#lagP99].sort((a, b) => a - b);
     return {
-      scrapes: this.#lagP99.length,
+      scrapes: this.#series.length,
       lagP99Ms: sorted.at(-1) ?? 0,
       lagP99MedianMs: sorted[Math.floor(sorted.length / 2)] ?? 0,
       lagMaxMs: this.#lagMax,
@@ -79,7 +79,8 @@ export class MetricsSampler {
     this.#last = scrape;
     const lagP99Ms = ms(total(scrape, 'herald_nodejs_eventloop_lag_p99_seconds'));
     const rss = total(scrape, 'herald_process_resident_memory_bytes');
-    this.#lagP99.push(lagP99Ms);
+    // A window too short for one sample of the 10 ms histogram reads 0.
+    if (lagP99Ms > 0) this.#lagP99.push(lagP99Ms);
     this.#series.push({ lagP99Ms: Math.round(lagP99Ms), rssMiB: Math.round(rss / 2 ** 20) });
     this.#lagMax = Math.max(this.#lagMax, ms(total(scrape, 'herald_nodejs_eventloop_lag_max_seconds')));
     this.#peakRss = Math.max(this.#peakRss, rss);

@@ -5,14 +5,17 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startFakeDiscord } from '../../test/fakes/discord/index.ts';
 import { startEmulator } from '../../test/fakes/service/emulator.ts';
+import { startFakeSlack, type FakeSlack } from '../../test/fakes/slack/index.ts';
 import { longAnswer, type Conversation } from './conversation.ts';
 import { discordConversations } from './discord-load.ts';
 import { startHerald } from './herald-process.ts';
 import { machineShare, machineSnapshot, type MachineShare } from './machine.ts';
 import { MetricsSampler, type Sampled } from './sampler.ts';
+import { slackConversations } from './slack-load.ts';
 
 export interface ScenarioOptions {
   discord: number;
+  slack: number;
   store: 'memory' | 'sqlite';
   /** The prompts are sent evenly over this long (0: all at once). */
   rampMs: number;
@@ -21,6 +24,8 @@ export interface ScenarioOptions {
   tokensPerSecond: number;
   /** Give up on replies not complete by then. */
   timeoutMs: number;
+  /** Herald's scheduling priority (see startHerald); undefined leaves it as is. */
+  priority?: number;
   /** Write a V8 CPU profile of Herald into this directory. */
   cpuProfileDir?: string;
 }
@@ -29,6 +34,10 @@ export interface ScenarioResult {
   options: ScenarioOptions;
   conversations: number;
   complete: number;
+  /** Prompts the platform fake could not deliver to Herald. */
+  undelivered: number;
+  /** Complete replies by platform. */
+  completeBy: { discord: number; slack: number };
   /** From the prompts being sent until the last reply was complete (or the timeout). */
   durationMs: number;
   /** Seconds until each reply was complete, sorted. */
@@ -41,6 +50,8 @@ export interface ScenarioResult {
   /** The bench process's own event-loop p99 (fakes and emulator): a saturated load generator would distort the run. */
   benchLagP99Ms: number;
   machine: MachineShare;
+  /** The priority Herald ran at, when raised. */
+  priority: number | undefined;
   exitCode: number | null;
 }
 
@@ -52,17 +63,21 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
   const dir = mkdtempSync(join(tmpdir(), 'herald-load-'));
   const emulator = await startEmulator({ pace: { tokensPerSecond: options.tokensPerSecond } });
   const discord = await startFakeDiscord();
+  const slack: FakeSlack | undefined = options.slack > 0 ? await startFakeSlack() : undefined;
   const { prompt, text } = longAnswer(options.words);
   const conversations: Conversation[] = discordConversations(discord, options.discord, prompt, text);
+  if (slack) conversations.push(...slackConversations(slack, options.slack, prompt, text));
   const herald = await startHerald({
     cwd: dir,
     ...(options.cpuProfileDir && { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] }),
+    ...(options.priority !== undefined && { priority: options.priority }),
     env: {
       PATH: process.env.PATH ?? '',
       API_BASE_URL: emulator.url,
       API_KEY: emulator.apiKey,
       DISCORD_TOKEN: discord.token,
       DISCORD_API_URL: discord.restUrl,
+      ...(slack && { SLACK_BOT_TOKEN: slack.botToken, SLACK_SIGNING_SECRET: slack.signingSecret, SLACK_API_URL: slack.apiUrl }),
       STORE_URL: options.store === 'memory' ? 'memory://' : `sqlite://${join(dir, 'herald.sqlite')}`,
       PORT: '0',
       LOG_LEVEL: 'info',
@@ -76,6 +91,7 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
   });
   const benchLag = monitorEventLoopDelay({ resolution: 10 });
   try {
+    slack?.setRequestUrl(`${herald.opsUrl}/slack/events`);
     const sampler = new MetricsSampler(herald.opsUrl, herald.pid, SCRAPE_INTERVAL_MS);
     await sampler.start();
     const before = machineSnapshot(herald.pid);
@@ -88,7 +104,7 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
       for (const c of conversations) if (!doneAt.has(c) && c.complete()) doneAt.set(c, performance.now());
     }
     const durationMs = (doneAt.size === conversations.length ? Math.max(...doneAt.values()) : performance.now()) - started;
-    await sent;
+    const undelivered = await sent;
     benchLag.disable();
     const sampled = await sampler.stop();
     const machine = machineShare(before, machineSnapshot(herald.pid), sampled.cpuSeconds);
@@ -96,34 +112,48 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
       options,
       conversations: conversations.length,
       complete: doneAt.size,
+      undelivered,
+      completeBy: {
+        discord: [...doneAt.keys()].filter((c) => c.platform === 'discord').length,
+        slack: [...doneAt.keys()].filter((c) => c.platform === 'slack').length,
+      },
       durationMs,
       replySeconds: [...doneAt.values()].map((t) => (t - started) / 1000).sort((a, b) => a - b),
       herald: sampled,
-      fake429s: countBy(discord.rateLimitHits.map((h) => `discord ${h.method} ${h.global ? 'global' : h.route}`)),
+      fake429s: countBy([
+        ...discord.rateLimitHits.map((h) => `discord ${h.method} ${h.global ? 'global' : h.route}`),
+        ...(slack?.rateLimited ?? []).map((h) => `slack ${h.method}`),
+      ]),
       warnings: herald.logs.length,
       benchLagP99Ms: benchLag.percentile(99) / 1e6,
       machine,
+      priority: herald.priority,
       exitCode: await herald.stop(),
     };
   } finally {
     await herald.stop();
     await discord.close();
+    await slack?.close();
     await emulator.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** Sends the prompts evenly spread over `rampMs`, each on time even if an earlier one is still being sent. */
-async function sendSpread(conversations: Conversation[], rampMs: number): Promise<void> {
+/**
+ * Sends the prompts evenly spread over `rampMs`, each on time even if an earlier one is still being sent; resolves
+ * with the number that could not be delivered.
+ */
+async function sendSpread(conversations: Conversation[], rampMs: number): Promise<number> {
   const spacing = conversations.length > 1 ? rampMs / (conversations.length - 1) : 0;
   const started = performance.now();
-  const sending: Array<void | Promise<void>> = [];
+  const sending: Array<Promise<void>> = [];
   for (const [i, conversation] of conversations.entries()) {
     const wait = started + i * spacing - performance.now();
     if (wait > 0) await sleep(wait);
-    sending.push(conversation.send());
+    sending.push(Promise.resolve().then(() => conversation.send()));
   }
-  await Promise.all(sending);
+  const sent = await Promise.allSettled(sending);
+  return sent.filter((s) => s.status === 'rejected').length;
 }
 
 function countBy(keys: string[]): Record<string, number> {
