@@ -92,9 +92,11 @@ export class StreamingReply {
     const limit = this.surface.maxLength;
     while (this.tail.length > limit) {
       const sent = this.surface.mode === 'append' && this.current ? this.current.shown.length : 0;
-      const { head, rest } = splitHead(this.tail, limit, sent);
+      const before = this.tail;
+      const { head, rest } = splitHead(before, limit, sent);
       await this.show(head, true);
-      this.tail = rest;
+      // Text may have arrived while the platform answered; it belongs after the rest.
+      this.tail = rest + this.tail.slice(before.length);
     }
     if (this.tail.trim() === '' && !final) return;
     if (this.tail.trim() === '' && this.current === undefined) return;

@@ -82,6 +82,30 @@ describe('StreamingReply', () => {
     expect(reply.text).toBe(text);
   });
 
+  it.each(['edit', 'append'] as const)('keeps text that arrives while a %s surface is busy splitting', async (mode) => {
+    const { surface, messages } = fakeSurface(mode, 100);
+    const slow = (call: (handle: string, text: string) => Promise<void>) => async (handle: string, text: string) => {
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      await call(handle, text);
+    };
+    const open = surface.open;
+    surface.open = async (text) => {
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      return open(text);
+    };
+    surface.update = slow(surface.update);
+    surface.close = slow(surface.close);
+    const reply = new StreamingReply(surface);
+    const words = Array.from({ length: 600 }, (_, i) => `w${i}`);
+    for (const [i, word] of words.entries()) {
+      reply.append(`${word} `);
+      if (i % 25 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const handles = await reply.finish();
+    const shown = handles.map((h) => messages.get(h)!).join(' ').split(/\s+/).filter(Boolean);
+    expect(shown).toEqual(words);
+  });
+
   it('shows an unfinished code block closed while streaming', async () => {
     const { surface, calls } = fakeSurface('edit');
     const reply = new StreamingReply(surface);
