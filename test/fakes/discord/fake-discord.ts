@@ -24,6 +24,7 @@ import { channelRoutes } from './routes-channels.ts';
 import { commandPayload, commandRoutes } from './routes-commands.ts';
 import { coreRoutes } from './routes-core.ts';
 import { interactionRoutes } from './routes-interactions.ts';
+import { snowflakeOnShard } from './sharding.ts';
 import { discordTimestamp, snowflake } from './snowflake.ts';
 import { Store } from './store.ts';
 import type { ResolvedOptions, World } from './world.ts';
@@ -51,6 +52,14 @@ export interface FakeDiscordOptions {
   voiceToken?: string;
   /** How long signed CDN URLs stay valid. */
   cdnUrlTtlMs?: number;
+  /** The shard count GET /gateway/bot recommends (what discord.js runs with shards 'auto'); default 1. */
+  recommendedShards?: number;
+  /** session_start_limit.max_concurrency: shards that may identify together per 5 s (discord.js waits between the rest). */
+  maxConcurrency?: number;
+  /** When set, an IDENTIFY naming another shard count is closed with 4010 Invalid shard. */
+  shardCount?: number;
+  /** A session that would hold more guilds than this is closed with 4011 Sharding required; Discord's is 2,500. */
+  maxGuildsPerShard?: number;
 }
 
 export interface UserMessageAttachment extends TestFile {
@@ -100,6 +109,10 @@ function resolveOptions(options: FakeDiscordOptions): ResolvedOptions {
       (privileged.messageContent === false ? 0 : Intent.MessageContent),
     voiceEndpoint: options.voiceEndpoint ?? 'voice.fake.invalid:443',
     voiceToken: options.voiceToken ?? null,
+    recommendedShards: options.recommendedShards ?? 1,
+    maxConcurrency: options.maxConcurrency ?? 1,
+    shardCount: options.shardCount ?? null,
+    maxGuildsPerShard: options.maxGuildsPerShard ?? 2_500,
   };
 }
 
@@ -248,10 +261,10 @@ export class FakeDiscord {
     return this.#gateway.voiceRequests;
   }
 
-  /** Dispatches of every gateway session so far (t, s, d), in order, for the live sessions. */
-  dispatched(event?: string): { sessionId: string; s: number; t: string; d: Json }[] {
+  /** Dispatches of every gateway session so far (t, s, d), in order, for the live sessions, with the session's shard. */
+  dispatched(event?: string): { sessionId: string; shard: [number, number]; s: number; t: string; d: Json }[] {
     return [...this.#gateway.sessions.values()].flatMap((session) =>
-      session.events.filter((e) => !event || e.t === event).map((e) => ({ sessionId: session.id, ...e })));
+      session.events.filter((e) => !event || e.t === event).map((e) => ({ sessionId: session.id, shard: session.shard, ...e })));
   }
 
   get openGatewayConnections(): number {
@@ -333,10 +346,16 @@ export class FakeDiscord {
     return this.#world.store.addUser(input);
   }
 
-  /** Adds a guild with the bot in it (unless withBot is false) and announces it with GUILD_CREATE. */
-  addGuild(input: { name: string; ownerId?: string; memberIds?: string[]; withBot?: boolean }): GuildRecord {
+  /**
+   * Adds a guild with the bot in it (unless withBot is false) and announces it with GUILD_CREATE (to the session
+   * of its shard). `shard: [id, count]` picks an id that puts the guild on that shard.
+   */
+  addGuild(input: { name: string; ownerId?: string; memberIds?: string[]; withBot?: boolean; shard?: [number, number] }): GuildRecord {
     const { store } = this.#world;
-    const guild = store.addGuild({ name: input.name, ownerId: input.ownerId ?? this.users.owner.id, everyonePermissions: DEFAULT_EVERYONE_PERMISSIONS });
+    const guild = store.addGuild({
+      name: input.name, ownerId: input.ownerId ?? this.users.owner.id, everyonePermissions: DEFAULT_EVERYONE_PERMISSIONS,
+      ...(input.shard && { id: snowflakeOnShard(...input.shard) }),
+    });
     for (const id of new Set([guild.ownerId, ...(input.memberIds ?? [])])) store.addMember(guild.id, id);
     if (input.withBot !== false) {
       const role = store.addRole(guild.id, { name: this.botUser.username, permissions: DEFAULT_EVERYONE_PERMISSIONS, botId: this.botUser.id });

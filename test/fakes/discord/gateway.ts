@@ -5,6 +5,7 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { GatewayConnection, type Compression } from './gateway-connection.ts';
 import { Intent, KNOWN_INTENTS, PRIVILEGED_INTENTS, applicationFlags } from './intents.ts';
 import { ChannelType, type Json, type VoiceStateRecord } from './records.ts';
+import { dispatchGuild, shardOf } from './sharding.ts';
 import type { Dispatcher, Receiver, World } from './world.ts';
 
 export const Op = {
@@ -15,7 +16,7 @@ export const Op = {
 export const CloseCode = {
   UnknownError: 4000, UnknownOpcode: 4001, DecodeError: 4002, NotAuthenticated: 4003, AuthenticationFailed: 4004,
   AlreadyAuthenticated: 4005, InvalidSeq: 4007, RateLimited: 4008, SessionTimedOut: 4009, InvalidShard: 4010,
-  InvalidApiVersion: 4012, InvalidIntents: 4013, DisallowedIntents: 4014,
+  ShardingRequired: 4011, InvalidApiVersion: 4012, InvalidIntents: 4013, DisallowedIntents: 4014,
 } as const;
 
 export interface StoredEvent {
@@ -34,6 +35,8 @@ export interface GatewaySession {
   disconnectedAt: number | null;
   identify: Json;
   presence: Json | null;
+  /** [shard id, shard count] from IDENTIFY; [0, 1] when the client did not shard. */
+  shard: [number, number];
 }
 
 export interface ReceivedPayload {
@@ -51,6 +54,8 @@ export interface ConnectionRecord {
   closeCode: number | null;
   closedBy: 'client' | 'server' | null;
   sessionId: string | null;
+  /** The shard the connection identified as. */
+  shard: [number, number] | null;
 }
 
 export interface VoiceRequest {
@@ -103,7 +108,7 @@ export class Gateway implements Dispatcher {
     const connection = new GatewayConnection(ws, url.pathname, compression);
     const record: ConnectionRecord = {
       path: url.pathname, query: Object.fromEntries(url.searchParams), openedAt: connection.openedAt,
-      closedAt: null, closeCode: null, closedBy: null, sessionId: null,
+      closedAt: null, closeCode: null, closedBy: null, sessionId: null, shard: null,
     };
     this.connections.push(record);
     this.#open.add(connection);
@@ -211,22 +216,26 @@ export class Gateway implements Dispatcher {
       connection.close(CloseCode.DisallowedIntents, 'Disallowed intent(s).');
       return;
     }
-    const shard = d.shard;
-    if (shard !== undefined && (!Array.isArray(shard) || shard[0] !== 0 || shard[1] !== 1)) {
+    const { store, bot, applicationId, options } = this.#w;
+    const shard = parseShard(d.shard);
+    if (!shard || (options.shardCount !== null && shard[1] !== options.shardCount)) {
       connection.close(CloseCode.InvalidShard, 'Invalid shard.');
+      return;
+    }
+    const guilds = [...store.guilds.values()].filter((g) => g.members.has(bot.id) && shardOf(g.id, shard[1]) === shard[0]);
+    if (guilds.length > options.maxGuildsPerShard) {
+      connection.close(CloseCode.ShardingRequired, 'Sharding required.');
       return;
     }
     if (d.compress === true && connection.compression === null) connection.compression = 'identify';
     this.identifyCount++;
     const session: GatewaySession = {
       id: randomBytes(16).toString('hex'), intents, seq: 0, events: [], connection, disconnectedAt: null, identify: d,
-      presence: (d.presence as Json | undefined) ?? null,
+      presence: (d.presence as Json | undefined) ?? null, shard,
     };
     this.sessions.set(session.id, session);
     connection.sessionId = session.id;
-    record.sessionId = session.id;
-    const { store, bot, applicationId, options } = this.#w;
-    const guilds = [...store.guilds.values()].filter((g) => g.members.has(bot.id));
+    Object.assign(record, { sessionId: session.id, shard });
     this.#emit(session, 'READY', {
       v: 10,
       user_settings: {},
@@ -239,7 +248,7 @@ export class Gateway implements Dispatcher {
       session_id: session.id,
       session_type: 'normal',
       resume_gateway_url: this.#resumeUrl,
-      shard: [0, 1],
+      shard,
       application: { id: applicationId, flags: applicationFlags(options.privilegedIntents) },
       auth: {},
       geo_ordered_rtc_regions: ['us-east', 'us-central', 'us-south', 'us-west', 'atlanta'],
@@ -289,7 +298,7 @@ export class Gateway implements Dispatcher {
     session.connection = connection;
     session.disconnectedAt = null;
     connection.sessionId = session.id;
-    record.sessionId = session.id;
+    Object.assign(record, { sessionId: session.id, shard: session.shard });
     for (const event of session.events) {
       if (event.s > seq) connection.send({ op: Op.Dispatch, d: event.d, s: event.s, t: event.t });
     }
@@ -316,10 +325,15 @@ export class Gateway implements Dispatcher {
     return [...this.sessions.values()];
   }
 
+  /** Each event goes to the one session whose shard holds its guild; events outside a guild (DMs) to shard 0. */
   dispatch(event: string, intent: number | null, build: (receiver: Receiver) => Json): void {
     for (const session of this.#live()) {
       if (intent !== null && !(session.intents & intent)) continue;
-      this.#emit(session, event, build({ intents: session.intents }));
+      const d = build({ intents: session.intents });
+      const guildId = dispatchGuild(event, d);
+      const [id, count] = session.shard;
+      if ((guildId === null ? 0 : shardOf(guildId, count)) !== id) continue;
+      this.#emit(session, event, d);
     }
   }
 
@@ -415,4 +429,13 @@ export class Gateway implements Dispatcher {
     for (const connection of this.#open) connection.terminate();
     this.#wss.close();
   }
+}
+
+/** IDENTIFY's `shard`: absent means [0, 1]; otherwise [id, count] with 0 <= id < count, or null when invalid. */
+function parseShard(value: unknown): [number, number] | null {
+  if (value === undefined) return [0, 1];
+  if (!Array.isArray(value) || value.length !== 2) return null;
+  const [id, count] = value as unknown[];
+  if (!Number.isInteger(id) || !Number.isInteger(count)) return null;
+  return (id as number) >= 0 && (id as number) < (count as number) ? [id as number, count as number] : null;
 }

@@ -10,6 +10,7 @@ export type {
   MessageRecord, RoleRecord, UserRecord,
 } from './records.ts';
 export { ChannelType } from './records.ts';
+export { shardOf } from './sharding.ts';
 export { Intent } from './intents.ts';
 export { Permission } from './permissions.ts';
 export { MessageFlag } from './message-validation.ts';

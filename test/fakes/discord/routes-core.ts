@@ -55,12 +55,12 @@ export const coreRoutes: RouteDef[] = [
     status: 200,
     body: {
       url: world.gatewayUrl,
-      shards: 1,
+      shards: world.options.recommendedShards,
       session_start_limit: {
         total: 1000,
         remaining: Math.max(0, 1000 - world.gateway.identifyCount),
         reset_after: 86_400_000,
-        max_concurrency: 1,
+        max_concurrency: world.options.maxConcurrency,
       },
     },
   })),

@@ -1,4 +1,4 @@
-const DISCORD_EPOCH = 1420070400000n;
+export const DISCORD_EPOCH = 1420070400000n;
 let lastTimestamp = 0n;
 let increment = 0n;
 

@@ -27,6 +27,11 @@ export interface ResolvedOptions {
   privilegedIntents: number;
   voiceEndpoint: string;
   voiceToken: string | null;
+  recommendedShards: number;
+  maxConcurrency: number;
+  /** The shard count IDENTIFY must name, when the test fixes one. */
+  shardCount: number | null;
+  maxGuildsPerShard: number;
 }
 
 /** What route handlers and services share. */
