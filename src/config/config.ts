@@ -15,6 +15,11 @@ const idList = z
   .regex(/^\s*\d{17,20}\s*(,\s*\d{17,20}\s*)*$/, 'comma-separated Discord ids')
   .transform((v) => v.split(',').map((id) => id.trim()))
   .optional();
+const shardIds = z
+  .string()
+  .regex(/^\s*\d+\s*(,\s*\d+\s*)*$/, 'comma-separated shard ids such as "0,1"')
+  .transform((v) => [...new Set(v.split(',').map(Number))].sort((a, b) => a - b))
+  .optional();
 
 /** One entry per environment variable: the variable name is the key, so a failure names it. */
 const schema = z.object({
@@ -60,6 +65,12 @@ const schema = z.object({
   DISCORD_DENY_CHANNELS: idList,
   DISCORD_ALLOW_ROLES: idList,
   DISCORD_DENY_ROLES: idList,
+  SHARD_COUNT: z
+    .string()
+    .regex(/^(auto|[1-9]\d*)$/, '"auto" or a positive whole number')
+    .transform((v) => (v === 'auto' ? ('auto' as const) : Number(v)))
+    .default(1),
+  SHARD_IDS: shardIds,
   SLACK_BOT_TOKEN: z.string().startsWith('xoxb-', 'a bot token starting with xoxb-').optional(),
   SLACK_SIGNING_SECRET: optionalSecret,
   SLACK_APP_TOKEN: z.string().startsWith('xapp-', 'an app-level token starting with xapp-').optional(),
@@ -115,7 +126,7 @@ export interface Config {
   timezone: string;
   storeUrl: string;
   port: number;
-  discord?: { token: string; apiUrl?: string; access?: DiscordAccess };
+  discord?: { token: string; apiUrl?: string; access?: DiscordAccess; shards: DiscordShards };
   slack?: { botToken: string; signingSecret?: string; appToken?: string; apiUrl?: string };
   media: {
     maxAudioSeconds: number;
@@ -141,6 +152,12 @@ export interface DiscordAccess {
   denyChannels: string[];
   allowRoles: string[];
   denyRoles: string[];
+}
+
+/** Gateway shards: `count` in total over every process ('auto': Discord's recommendation), `ids` run by this one (default: all). */
+export interface DiscordShards {
+  count: number | 'auto';
+  ids?: number[];
 }
 
 export interface LoadOptions {
@@ -194,7 +211,9 @@ export function loadConfig(env: Env, options: LoadOptions = {}): Config {
     timezone: e.TZ,
     storeUrl: e.STORE_URL,
     port: e.PORT,
-    ...(e.DISCORD_TOKEN && { discord: { token: e.DISCORD_TOKEN, apiUrl: e.DISCORD_API_URL, ...discordAccess(e) } }),
+    ...(e.DISCORD_TOKEN && {
+      discord: { token: e.DISCORD_TOKEN, apiUrl: e.DISCORD_API_URL, ...discordAccess(e), shards: discordShards(e, merged.SHARD_COUNT !== undefined) },
+    }),
     ...(e.SLACK_BOT_TOKEN && {
       slack: { botToken: e.SLACK_BOT_TOKEN, signingSecret: e.SLACK_SIGNING_SECRET, appToken: e.SLACK_APP_TOKEN, apiUrl: e.SLACK_API_URL },
     }),
@@ -217,6 +236,17 @@ export function loadConfig(env: Env, options: LoadOptions = {}): Config {
       guildDailyTokens: e.QUOTA_GUILD_DAILY_TOKENS,
     },
   };
+}
+
+function discordShards(e: z.infer<typeof schema>, countSet: boolean): DiscordShards {
+  const count = e.SHARD_COUNT;
+  if (!e.SHARD_IDS) return { count };
+  if (!countSet || count === 'auto') {
+    throw new ConfigError('SHARD_IDS', 'needs SHARD_COUNT set to the total number of shards, the same in every process');
+  }
+  const outside = e.SHARD_IDS.find((id) => id >= count);
+  if (outside !== undefined) throw new ConfigError('SHARD_IDS', `shard ${outside} does not exist: with SHARD_COUNT=${count} ids run from 0 to ${count - 1}`);
+  return { count, ids: e.SHARD_IDS };
 }
 
 function discordAccess(e: z.infer<typeof schema>): { access?: DiscordAccess } {

@@ -65,7 +65,7 @@ describe('loadConfig', () => {
     expect(config.webSearch).toMatchObject({ mode: 'force', userLocation: { type: 'approximate', city: 'Lyon' } });
     expect(config.thinking).toBe(false);
     expect(config.logLevel).toBe('debug');
-    expect(config.discord).toEqual({ token: 'discord-token', apiUrl: 'http://127.0.0.1:9/api' });
+    expect(config.discord).toEqual({ token: 'discord-token', apiUrl: 'http://127.0.0.1:9/api', shards: { count: 1 } });
     expect(config.slack).toMatchObject({ botToken: 'xoxb-1-2-3', appToken: 'xapp-1-2-3' });
     expect(config.storeUrl).toBe('redis://127.0.0.1:6379');
     expect(config.port).toBe(8080);
