@@ -2,13 +2,15 @@ import { Client, GatewayIntentBits, Partials } from 'discord.js';
 import type { Config } from '../../src/config/config.ts';
 import { NO_MENTIONS } from './mentions.ts';
 import { restOptions } from './rest-options.ts';
+import { shardOptions } from './shard-options.ts';
 
 /**
  * The discord.js client Herald runs on: server and direct messages with their content. Discord sends no
  * CHANNEL_CREATE for direct messages, so DM channels arrive as partials.
  */
 export function createDiscordClient(discord: NonNullable<Config['discord']>): Client {
-  return new Client({
+  const { shards, shardCount } = shardOptions(discord.shards);
+  const client = new Client({
     intents: [
       GatewayIntentBits.Guilds,
       GatewayIntentBits.GuildMessages,
@@ -19,5 +21,11 @@ export function createDiscordClient(discord: NonNullable<Config['discord']>): Cl
     partials: [Partials.Channel],
     allowedMentions: NO_MENTIONS,
     rest: restOptions(discord),
+    shards,
+    // discord.js reads SHARD_COUNT from process.env when shardCount is its default 1 (and fails on "auto" or an
+    // empty value there), so it is built with another count and given Herald's right after.
+    shardCount: shardCount + 1,
   });
+  client.options.shardCount = shardCount;
+  return client;
 }
