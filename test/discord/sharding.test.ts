@@ -215,13 +215,13 @@ describe.each([
   });
 
   /** With Redis each instance opens its own connection from STORE_URL, as separate processes do. */
-  async function start(env: Env = {}): Promise<string[]> {
+  async function start(env: Env = {}, shardIds = ['0', '1']): Promise<string[]> {
     emu = await startEmulator();
     fake = await startFakeDiscord({ heartbeatIntervalMs: 1000, shardCount: 2 });
     store = redis ? undefined : new MemoryStore();
     const channels = guildsOnTwoShards(fake);
     const shared = { SHARD_COUNT: '2', ...(redis && { STORE_URL: redisUrl }), ...env };
-    instances = await Promise.all(['0', '1'].map((ids) => startInstance(fake, emu, store, { ...shared, SHARD_IDS: ids })));
+    instances = await Promise.all(shardIds.map((ids) => startInstance(fake, emu, store, { ...shared, SHARD_IDS: ids })));
     return channels;
   }
 
@@ -261,5 +261,17 @@ describe.each([
     const [first, third] = botContents(fake, channels[0]!);
     expect(first).toBe('Echo: [Alice]: request 0');
     expect(third).toMatch(/reached your limit of 2 requests per minute/);
+  });
+
+  it.skipIf(skip)('overlapping runs of one shard (a rolling deploy) answer each message once', async () => {
+    const channels = await start({}, ['1', '1']);
+    const mention = `<@${fake.botUser.id}>`;
+    for (const i of [0, 1, 2]) fake.sendMessage({ channelId: channels[1]!, content: `${mention} question ${i}` });
+    await fake.waitFor(() => finished()[0]! + finished()[1]! === 3, { timeoutMs: 15_000, description: 'three replies' });
+    await new Promise((resolve) => setTimeout(resolve, 300)); // room for a duplicate answer to show up
+    const asked = fake.dispatched('MESSAGE_CREATE').filter((e) => (e.d.author as { id: string }).id === fake.users.alice.id);
+    expect(asked).toHaveLength(6); // both sessions of shard 1 got every question
+    expect(botContents(fake, channels[1]!).sort()).toEqual([0, 1, 2].map((i) => `Echo: [Alice]: question ${i}`));
+    expect(finished()[0]! + finished()[1]!).toBe(3);
   });
 });
