@@ -1,4 +1,3 @@
-import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDiscordClient } from '../../adapters/discord/client.ts';
 import { startDiscord, type DiscordBot } from '../../adapters/discord/index.ts';
@@ -11,6 +10,7 @@ import type { Store } from '../../src/store/store.ts';
 import { shardOf, startFakeDiscord, type FakeDiscord } from '../fakes/discord/index.ts';
 import { startEmulator, type Emulator } from '../fakes/service/emulator.ts';
 import { silentLogger, startHarness, type Harness } from './harness.ts';
+import { reachable, redisUrl } from '../store/backends.ts';
 
 /** Two guilds, one on each of two shards, with a text channel each that alice writes in. */
 function guildsOnTwoShards(fake: FakeDiscord): string[] {
@@ -175,24 +175,8 @@ async function startInstance(fake: FakeDiscord, emu: Emulator, store: Store | un
   };
 }
 
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const redisUp = await reachable(redisUrl);
 
-function reachable(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = connect({ host: hostname, port: Number(port || 6379), timeout: 500 });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
 
 describe.each([
   { shared: 'one memory store', redis: false, skip: false },

@@ -4,24 +4,9 @@ import { RedisStore } from '../../src/store/redis-store.ts';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack/index.ts';
 import { startEmulator } from '../fakes/service/emulator.ts';
 import { startHerald, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
+import { reachable, redisUrl } from '../store/backends.ts';
 
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-function reachable(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = connect({ host: hostname, port: Number(port || 6379), timeout: 500 });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
 
 const redisUp = await reachable(redisUrl);
 

@@ -20,7 +20,8 @@ export interface Backend {
   openTwin?(store: Store): Promise<Store>;
 }
 
-function reachable(url: string): Promise<boolean> {
+/** Whether a TCP server answers at the URL's host and port (a Redis server, for the suites that need one). */
+export function reachable(url: string): Promise<boolean> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     const socket = connect({ host: hostname, port: Number(port || 6379), timeout: 500 });
