@@ -80,6 +80,8 @@ export interface CommandDefinition {
   slow?: boolean;
   /** Replies only the invoking user sees, where the platform can. */
   ephemeral?: boolean;
+  /** Only meaningful where the bot can join voice channels (`ctx.voice`); platforms without them leave it out. */
+  voiceChannels?: boolean;
   run(ctx: CommandContext, services: CommandServices): Promise<void>;
 }
 

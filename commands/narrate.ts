@@ -9,6 +9,7 @@ const ACTIONS = [
 export const narrate: CommandDefinition = {
   name: 'narrate',
   description: "Read a text channel's new messages aloud in your voice channel",
+  voiceChannels: true,
   slow: true,
   options: [
     { name: 'action', description: 'Start or stop', type: 'string', required: true, choices: ACTIONS },

@@ -3,6 +3,7 @@ import type { CommandDefinition } from './command.ts';
 export const skip: CommandDefinition = {
   name: 'skip',
   description: 'Skip what I am saying in the voice channel and go on with the next',
+  voiceChannels: true,
   options: [],
   async run(ctx) {
     if (!ctx.voice) return ctx.reply('I only speak in server voice channels, so there is nothing to skip here.', { ephemeral: true });

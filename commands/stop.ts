@@ -3,6 +3,7 @@ import type { CommandDefinition } from './command.ts';
 export const stop: CommandDefinition = {
   name: 'stop',
   description: 'Stop speaking in the voice channel and clear the queue',
+  voiceChannels: true,
   options: [],
   async run(ctx) {
     if (!ctx.voice) return ctx.reply('I only speak in server voice channels, so there is nothing to stop here.', { ephemeral: true });

@@ -15,11 +15,8 @@ import type { SlackRuntime } from './runtime.ts';
 import { slackErrorCode } from './slack-api.ts';
 
 const NOT_A_MEMBER = new Set(['not_in_channel', 'channel_not_found']);
-// Slack has no voice channels a bot can join, so the commands that only work in one are not offered.
-const VOICE_CHANNEL_ONLY = new Set(['stop', 'skip', 'narrate']);
-
-/** The commands Herald offers on Slack (the manifest lists the same). */
-export const slackCommands = commands.filter((c) => !VOICE_CHANNEL_ONLY.has(c.name));
+/** The commands Herald offers on Slack (the manifest lists the same); Slack has no voice channels a bot can join. */
+export const slackCommands = commands.filter((c) => !c.voiceChannels);
 
 export function registerCommandListeners(app: App, rt: SlackRuntime): void {
   for (const definition of slackCommands) {
