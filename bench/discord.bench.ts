@@ -1,12 +1,9 @@
-import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
-import { startDiscord, type DiscordBot } from '../adapters/discord/index.ts';
+import { Worker } from 'node:worker_threads';
+import { startDiscord } from '../adapters/discord/index.ts';
 import { loadConfig } from '../src/config/config.ts';
-import { createCore, type Core } from '../src/core.ts';
+import { createCore } from '../src/core.ts';
 import { createLogger } from '../src/log/logger.ts';
-import { startFakeDiscord, type FakeDiscord } from '../test/fakes/discord/index.ts';
-import { startEmulator, type Emulator } from '../test/fakes/service/emulator.ts';
 
 const SEQUENTIAL_REPLIES = 200;
 const CONCURRENT_BATCHES = 15;
@@ -23,56 +20,51 @@ const EDIT_BUCKET = { limit: 5, windowMs: 5000 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/**
- * Sits between Herald and the service emulator and notes when each response's first answer token leaves
- * for Herald: the start of the latency that the Discord adapter adds.
- */
-async function firstTokenProxy(target: string): Promise<{ url: string; firstTokenAt: number[]; close(): Promise<void> }> {
-  const firstTokenAt: number[] = [];
-  const { hostname, port } = new URL(target);
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const upstream = httpRequest({ hostname, port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      let seen = false;
-      answer.on('data', (chunk: Buffer) => {
-        if (!seen && /"content":"[^"]/.test(chunk.toString('utf8'))) {
-          seen = true;
-          firstTokenAt.push(Date.now());
-        }
-        res.write(chunk);
-      });
-      answer.on('end', () => res.end());
-    });
-    req.pipe(upstream);
+/** The emulator, first-token proxy and fake Discord, in their own thread (bench/discord-world.ts). */
+async function startWorld(): Promise<{ call<T>(op: string, args?: unknown): Promise<T>; stop(): Promise<void> }> {
+  const worker = new Worker(new URL('./discord-world.ts', import.meta.url));
+  const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  let next = 0;
+  await new Promise<void>((resolve, reject) => {
+    worker.once('error', reject);
+    worker.once('message', () => resolve());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  worker.on('message', ({ id, result, error }: { id: number; result?: unknown; error?: string }) => {
+    const waiting = pending.get(id);
+    pending.delete(id);
+    if (error !== undefined) waiting?.reject(new Error(error));
+    else waiting?.resolve(result);
+  });
+  const call = <T>(op: string, args?: unknown) =>
+    new Promise<T>((resolve, reject) => {
+      const id = next++;
+      pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      worker.postMessage({ id, op, args });
+    });
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    firstTokenAt,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    call,
+    stop: async () => {
+      await call('close');
+      await worker.terminate();
+    },
   };
 }
 
-interface Rig {
-  fake: FakeDiscord;
-  emu: Emulator;
-  core: Core;
-  bot: DiscordBot;
-  proxy: Awaited<ReturnType<typeof firstTokenProxy>>;
-  /** Resolves when `count` replies have finished since the rig started. */
-  finished(count: number): Promise<void>;
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-async function startRig(): Promise<Rig> {
-  const emu = await startEmulator();
-  const proxy = await firstTokenProxy(emu.url);
-  const fake = await startFakeDiscord({ heartbeatIntervalMs: 5000 });
+function summary(values: number[]): string {
+  return `p50 ${percentile(values, 50)} ms · p90 ${percentile(values, 90)} ms · p99 ${percentile(values, 99)} ms · max ${Math.max(...values)} ms`;
+}
+
+export async function run(): Promise<{ markdown: string }> {
+  const world = await startWorld();
+  const setup = await world.call<{ token: string; restUrl: string; apiUrl: string; apiKey: string; botId: string }>('setup');
   const config = loadConfig(
     {
-      API_BASE_URL: proxy.url, API_KEY: emu.apiKey, STORE_URL: 'memory://', DISCORD_TOKEN: fake.token, DISCORD_API_URL: fake.restUrl,
+      API_BASE_URL: setup.apiUrl, API_KEY: setup.apiKey, STORE_URL: 'memory://', DISCORD_TOKEN: setup.token, DISCORD_API_URL: setup.restUrl,
       THINKING: 'off', WEB_SEARCH: 'off', QUOTA_USER_PER_MINUTE: '100000', QUOTA_GUILD_PER_MINUTE: '100000',
     },
     { envFile: '/nonexistent/.env' },
@@ -101,95 +93,64 @@ async function startRig(): Promise<Rig> {
       },
     },
   });
-  return {
-    fake, emu, core, bot, proxy,
-    finished: (count) => new Promise<void>((resolve) => {
-      const check = () => {
-        if (done < count) return;
-        waiters.delete(check);
-        resolve();
-      };
-      waiters.add(check);
-      check();
-    }),
-  };
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-function summary(values: number[]): string {
-  return `p50 ${percentile(values, 50)} ms · p90 ${percentile(values, 90)} ms · p99 ${percentile(values, 99)} ms · max ${Math.max(...values)} ms`;
-}
-
-/** Milliseconds from the service's first token to the fake Discord receiving the reply's first message, per channel. */
-function latencies(rig: Rig, channelIds: string[], firstTokens: number[]): number[] {
-  return channelIds.map((id, i) => {
-    const created = rig.fake.requests.find((r) => r.method === 'POST' && r.route === '/channels/:channel_id/messages' && r.params.channel_id === id);
-    if (!created) throw new Error(`no reply in channel ${id}`);
-    return created.timestamp - firstTokens[i]!;
-  });
-}
-
-export async function run(): Promise<{ markdown: string }> {
-  const rig = await startRig();
-  const { fake } = rig;
-  let replies = 0;
-  try {
-    // Each reply in a channel of its own, so the measurement is never a wait for a create bucket.
-    const ask = async (count: number, channelIds: string[]) => {
-      const tokensBefore = rig.proxy.firstTokenAt.length;
-      for (const id of channelIds) fake.sendMessage({ channelId: id, content: `<@${fake.botUser.id}> hello number ${count}` });
-      replies += channelIds.length;
-      await rig.finished(replies);
-      return rig.proxy.firstTokenAt.slice(tokensBefore);
+  const finished = (count: number) => new Promise<void>((resolve) => {
+    const check = () => {
+      if (done < count) return;
+      waiters.delete(check);
+      resolve();
     };
-    const channels = (n: number) => Array.from({ length: n }, (_, i) => fake.addChannel({ name: `bench-${replies}-${i}` }).id);
+    waiters.add(check);
+    check();
+  });
 
-    for (let i = 0; i < WARMUP; i++) await ask(i, channels(1));
+  let replies = 0;
+  // Each reply in a channel of its own, so the measurement is never a wait for a create bucket.
+  const channels = (n: number) => Promise.all(Array.from({ length: n }, (_, i) => world.call<string>('channel', { name: `bench-${replies}-${i}` })));
+  /** Sends one mention per channel, waits for the replies, returns first token → first message per reply. */
+  const ask = async (channelIds: string[], content: string): Promise<number[]> => {
+    const tokensBefore = (await world.call<number[]>('firstTokens')).length;
+    for (const channelId of channelIds) await world.call('send', { channelId, content: `<@${setup.botId}> ${content}` });
+    replies += channelIds.length;
+    await finished(replies);
+    const firstTokens = (await world.call<number[]>('firstTokens')).slice(tokensBefore).sort((a, b) => a - b);
+    const firstMessages = (await world.call<number[]>('firstMessages', { channelIds })).sort((a, b) => a - b);
+    // Replies running at once get their first tokens in any order: pair them by order of arrival.
+    return firstMessages.map((at, i) => at - firstTokens[i]!);
+  };
+
+  try {
+    for (let i = 0; i < WARMUP; i++) await ask(await channels(1), `warm up ${i}`);
     const sequential: number[] = [];
     for (let i = 0; i < SEQUENTIAL_REPLIES; i++) {
-      const ids = channels(1);
-      sequential.push(...latencies(rig, ids, await ask(i, ids)));
+      sequential.push(...(await ask(await channels(1), `hello number ${i}`)));
       await sleep(SEQUENTIAL_GAP_MS);
     }
     const concurrent: number[] = [];
     for (let i = 0; i < CONCURRENT_BATCHES; i++) {
-      const ids = channels(CONCURRENCY);
-      const firstTokens = await ask(i, ids);
-      // Concurrent replies get their first tokens in any order: match them by the order of the first messages.
-      const created = ids.map((id) => fake.requests.find((r) => r.method === 'POST' && r.route === '/channels/:channel_id/messages' && r.params.channel_id === id)!.timestamp);
-      const sortedTokens = [...firstTokens].sort((a, b) => a - b);
-      const sortedCreated = [...created].sort((a, b) => a - b);
-      concurrent.push(...sortedCreated.map((at, k) => at - sortedTokens[k]!));
+      concurrent.push(...(await ask(await channels(CONCURRENCY), `all at once ${i}`)));
       await sleep(BATCH_GAP_MS);
     }
 
-    rig.emu.pace.tokensPerSecond = STREAM_TOKENS_PER_SECOND;
-    const streamChannels = channels(STREAMS);
+    await world.call('pace', { tokensPerSecond: STREAM_TOKENS_PER_SECOND });
+    const streamChannels = await channels(STREAMS);
     const startedAt = Date.now();
-    for (const id of streamChannels) fake.sendMessage({ channelId: id, content: `<@${fake.botUser.id}> long ${STREAM_WORDS}` });
-    replies += STREAMS;
-    await rig.finished(replies);
-    const streamRows = streamChannels.map((id) => {
-      const inChannel = fake.requests.filter((r) => r.params.channel_id === id);
-      const edits = inChannel.filter((r) => r.method === 'PATCH');
-      const first = inChannel.find((r) => r.method === 'POST' && r.route === '/channels/:channel_id/messages')!.timestamp;
-      const last = edits.at(-1)!.timestamp;
-      const allowance = EDIT_BUCKET.limit * (Math.floor((last - edits[0]!.timestamp) / EDIT_BUCKET.windowMs) + 1);
-      const gaps = edits.slice(1).map((e, i) => e.timestamp - edits[i]!.timestamp);
-      return { seconds: (last - first) / 1000, edits: edits.length, allowance, maxGap: Math.max(...gaps) };
-    });
+    await ask(streamChannels, `long ${STREAM_WORDS}`);
     const streamSeconds = (Date.now() - startedAt) / 1000;
+    const streamRows = await Promise.all(streamChannels.map(async (channelId) => {
+      const { created, edits } = await world.call<{ created: number; edits: number[] }>('edits', { channelId });
+      const allowance = EDIT_BUCKET.limit * (Math.floor((edits.at(-1)! - edits[0]!) / EDIT_BUCKET.windowMs) + 1);
+      const gaps = edits.slice(1).map((at, i) => at - edits[i]!);
+      return { seconds: (edits.at(-1)! - created) / 1000, edits: edits.length, allowance, maxGap: Math.max(...gaps) };
+    }));
+    const limited = await world.call<string[]>('rateLimited');
 
     const lines = [
       '## Discord adapter: first token to first Discord call, edits against the allowance',
       '',
-      'The real core and discord.js client against the service emulator and the fake Discord, in one process. A proxy',
-      'in front of the emulator notes when the first answer token leaves the service; the fake notes when the reply\'s',
-      'first message reaches it (POST /channels/:id/messages). Goal: p99 ≤ 20 ms.',
+      'The real core and discord.js client in the main thread; the service emulator and the fake Discord in a worker',
+      'thread (they are other machines in production). A proxy in front of the emulator notes when the first answer',
+      "token leaves the service; the fake notes when the reply's first message reaches it (POST /channels/:id/messages).",
+      'Goal: p99 ≤ 20 ms.',
       '',
       '| replies | first token → first Discord call |',
       '|---|---|',
@@ -204,15 +165,12 @@ export async function run(): Promise<{ markdown: string }> {
       ...streamRows.map((r, i) => `| ${i + 1} | ${r.seconds.toFixed(1)} s | ${r.edits} | ${r.allowance} | ${r.maxGap} ms |`),
       '',
       `Load average when done: ${loadavg().map((l) => l.toFixed(1)).join(' / ')} (other work on the machine shows up in the tail).`,
-      `429 answers from the fake Discord over the whole run: ${fake.rateLimitedCount}` +
-        (fake.rateLimitedCount > 0 ? ` (${fake.rateLimitHits.map((hit) => `${hit.method} ${hit.route}${hit.global ? ', global' : ''}`).join('; ')}).` : '.'),
+      `429 answers from the fake Discord over the whole run: ${limited.length}${limited.length > 0 ? ` (${limited.join('; ')})` : ''}.`,
     ];
     return { markdown: lines.join('\n') };
   } finally {
-    await rig.bot.stop();
-    await rig.core.close();
-    await fake.close();
-    await rig.proxy.close();
-    await rig.emu.close();
+    await bot.stop();
+    await core.close();
+    await world.stop();
   }
 }

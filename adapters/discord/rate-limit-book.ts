@@ -36,6 +36,7 @@ export class RateLimitBook {
   readonly #buckets = new Map<string, Bucket>();
   readonly #sharers = new Map<string, number>();
   readonly #now: () => number;
+  #nextSweepAt = 0;
 
   constructor(now: () => number = Date.now) {
     this.#now = now;
@@ -48,7 +49,7 @@ export class RateLimitBook {
     const resetAfter = Number(headers.get('x-ratelimit-reset-after'));
     if (!headers.get('x-ratelimit-limit') || !Number.isFinite(limit + remaining + resetAfter)) return;
     const now = this.#now();
-    if (this.#buckets.size >= SWEEP_AT) this.#sweep(now);
+    if (this.#buckets.size >= SWEEP_AT && now >= this.#nextSweepAt) this.#sweep(now);
     this.#buckets.set(routeKey(method, path), { limit, remaining, resetAt: now + resetAfter * 1000 });
   }
 
@@ -79,7 +80,9 @@ export class RateLimitBook {
     return Math.ceil((untilReset / bucket.remaining) * sharers);
   }
 
+  /** Forgets buckets long past their reset (at most every half minute: a sweep walks them all). */
   #sweep(now: number): void {
+    this.#nextSweepAt = now + STALE_MS / 2;
     for (const [key, bucket] of this.#buckets) {
       if (bucket.resetAt < now - STALE_MS && !this.#sharers.has(key)) this.#buckets.delete(key);
     }
