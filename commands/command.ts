@@ -90,6 +90,11 @@ export function stringOption(ctx: CommandContext, name: string): string | undefi
   return typeof value === 'string' ? value : undefined;
 }
 
+export function integerOption(ctx: CommandContext, name: string): number | undefined {
+  const value = ctx.options.get(name);
+  return typeof value === 'number' ? value : undefined;
+}
+
 export function booleanOption(ctx: CommandContext, name: string): boolean | undefined {
   const value = ctx.options.get(name);
   return typeof value === 'boolean' ? value : undefined;

@@ -1,5 +1,10 @@
-import type { IncomingAudio, IncomingImage, IncomingMessage, MessageFlags } from '../src/conversation/types.ts';
+import type { ConversationKey, IncomingAudio, IncomingImage, IncomingMessage, MessageFlags } from '../src/conversation/types.ts';
 import type { CommandContext } from './command.ts';
+
+/** The conversation a command was run in: its channel, or the thread it was run in. */
+export function commandKey(ctx: CommandContext): ConversationKey {
+  return { platform: ctx.platform, workspaceId: ctx.workspaceId, channelId: ctx.channelId, threadId: ctx.threadId };
+}
 
 /** The core's message for a command invocation, in the conversation of the channel or thread it was run in. */
 export function messageFromCommand(
@@ -7,10 +12,7 @@ export function messageFromCommand(
   content: { text: string; images?: IncomingImage[]; audio?: IncomingAudio[]; flags?: MessageFlags },
 ): IncomingMessage {
   return {
-    platform: ctx.platform,
-    workspaceId: ctx.workspaceId,
-    channelId: ctx.channelId,
-    threadId: ctx.threadId,
+    ...commandKey(ctx),
     messageId: ctx.invocationId,
     author: { id: ctx.user.id, displayName: ctx.user.displayName },
     isDirect: ctx.isDirect,

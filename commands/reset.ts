@@ -1,4 +1,5 @@
 import type { CommandDefinition } from './command.ts';
+import { commandKey } from './incoming.ts';
 
 export const reset: CommandDefinition = {
   name: 'reset',
@@ -6,12 +7,7 @@ export const reset: CommandDefinition = {
   ephemeral: true,
   options: [],
   async run(ctx, { engine }) {
-    const forgot = await engine.reset({
-      platform: ctx.platform,
-      workspaceId: ctx.workspaceId,
-      channelId: ctx.channelId,
-      threadId: ctx.threadId,
-    });
+    const forgot = await engine.reset(commandKey(ctx));
     await ctx.reply(forgot ? 'Done — I have forgotten this conversation.' : 'There was nothing to forget here.', { ephemeral: true });
   },
 };

@@ -3,6 +3,7 @@ import type { SpeechFormat } from '../src/speech/speak.ts';
 import type { SpeechRequest } from '../src/voice/voice-control.ts';
 import { VoiceError } from '../src/voice/voice-error.ts';
 import { booleanOption, stringOption, type CommandContext, type CommandDefinition, type CommandServices } from './command.ts';
+import { commandKey } from './incoming.ts';
 
 export const VOICE_CHOICES = [
   { name: 'Default voice', value: 'default' },
@@ -72,9 +73,10 @@ export const say: CommandDefinition = {
   ],
   async run(ctx, services) {
     const text = stringOption(ctx, 'text') ?? '';
+    const chosen = stringOption(ctx, 'voice');
     const input = {
       text,
-      voice: voiceId(stringOption(ctx, 'voice'), services),
+      voice: chosen ? voiceId(chosen, services) : (await services.engine.settingsFor(commandKey(ctx))).voice,
       style: stringOption(ctx, 'style'),
       sing: booleanOption(ctx, 'sing') ?? false,
     };

@@ -1,6 +1,7 @@
 import type { WebSearchMode } from '../src/config/config.ts';
 import type { ConversationSettings, SettingsPatch } from '../src/conversation/types.ts';
-import { stringOption, type CommandDefinition } from './command.ts';
+import { integerOption, stringOption, type CommandDefinition } from './command.ts';
+import { VOICE_CHOICES, voiceId } from './say.ts';
 
 const ON_OFF_DEFAULT = [
   { name: 'on', value: 'on' },
@@ -19,9 +20,18 @@ function describeSettings(where: string, settings: ConversationSettings): string
   const shown = [
     `thinking: ${settings.thinking === undefined ? 'default' : settings.thinking ? 'on' : 'off'}`,
     `web search: ${settings.webSearch ?? 'default'}`,
+    `model: ${settings.model ?? 'default'}`,
+    `voice: ${settings.voice ?? 'default'}`,
+    `requests per user per minute: ${settings.userRequestsPerMinute ?? 'default'}`,
+    `tokens per user per day: ${settings.userDailyTokens ?? 'default'}`,
     `persona: ${settings.persona ? `“${settings.persona}”` : 'default'}`,
   ];
   return `Settings for ${where} — ${shown.join(' · ')}`;
+}
+
+/** 0 clears a limit (back to the operator's); any other number must be positive. */
+function limit(value: number | undefined): number | null | undefined {
+  return value === undefined ? undefined : value === 0 ? null : value;
 }
 
 export const settings: CommandDefinition = {
@@ -41,9 +51,14 @@ export const settings: CommandDefinition = {
     },
     { name: 'thinking', description: 'Thinking mode', type: 'string', choices: ON_OFF_DEFAULT },
     { name: 'web_search', description: 'Web search mode', type: 'string', choices: SEARCH_MODES },
+    { name: 'model', description: 'Chat model for text here ("default" to reset)', type: 'string', maxLength: 100 },
+    { name: 'voice', description: 'Default voice of /say here', type: 'string', choices: VOICE_CHOICES },
+    { name: 'user_requests_per_minute', description: 'Stricter limit per user (0: the default)', type: 'integer', minValue: 0, maxValue: 1000 },
+    { name: 'user_daily_tokens', description: 'Stricter daily token budget per user (0: the default)', type: 'integer', minValue: 0 },
     { name: 'persona', description: 'Who Herald is here ("default" to reset)', type: 'string', maxLength: 1000 },
   ],
-  async run(ctx, { engine }) {
+  async run(ctx, services) {
+    const { engine } = services;
     const channelScope = stringOption(ctx, 'scope') === 'channel' || ctx.workspaceId === undefined;
     const scope = { platform: ctx.platform, workspaceId: ctx.workspaceId, ...(channelScope && { channelId: ctx.channelId }) };
     const where = channelScope ? 'this channel' : 'this server';
@@ -52,6 +67,14 @@ export const settings: CommandDefinition = {
     if (thinking) patch.thinking = thinking === 'default' ? null : thinking === 'on';
     const search = stringOption(ctx, 'web_search');
     if (search) patch.webSearch = search === 'default' ? null : (search as WebSearchMode);
+    const model = stringOption(ctx, 'model');
+    if (model) patch.model = model.trim().toLowerCase() === 'default' ? null : model.trim();
+    const voice = stringOption(ctx, 'voice');
+    if (voice) patch.voice = voice === 'default' ? null : voiceId(voice, services);
+    const perMinute = limit(integerOption(ctx, 'user_requests_per_minute'));
+    if (perMinute !== undefined) patch.userRequestsPerMinute = perMinute;
+    const daily = limit(integerOption(ctx, 'user_daily_tokens'));
+    if (daily !== undefined) patch.userDailyTokens = daily;
     const persona = stringOption(ctx, 'persona');
     if (persona) patch.persona = persona.trim().toLowerCase() === 'default' ? null : persona;
     if (Object.keys(patch).length === 0) {

@@ -23,7 +23,7 @@ import {
 import { QuotaGuard } from './quotas.ts';
 import { ContextTooLargeError, runReplyLoop, type ChatFunction } from './reply-loop.ts';
 import { ReplyChannel } from './reply-channel.ts';
-import { SettingsStore } from './settings.ts';
+import { SettingsStore, type ResolvedSettings } from './settings.ts';
 import { buildSystemPrompt } from './system-prompt.ts';
 import { estimateMessageTokens } from './token-estimate.ts';
 import type {
@@ -149,6 +149,11 @@ export class ConversationEngine {
     };
   }
 
+  /** The settings in force in a conversation: channel over server over config (request overrides aside). */
+  settingsFor(key: ConversationKey): Promise<ResolvedSettings> {
+    return this.#settings.resolve(key, this.#config);
+  }
+
   getSettings(scope: SettingsScope): Promise<ConversationSettings> {
     return this.#settings.get(scope);
   }
@@ -164,8 +169,10 @@ export class ConversationEngine {
     const ticket = this.#locks.enqueue(conversationId(key));
     const subject = { platform: message.platform, userId: message.author.id, workspaceId: message.workspaceId };
     let denial;
+    let settings: ResolvedSettings;
     try {
-      denial = await this.#quotas.admit(subject, this.#now());
+      settings = await this.#settings.resolve(key, this.#config, options.overrides);
+      denial = await this.#quotas.admit(subject, this.#now(), settings.quotas);
     } catch (error) {
       ticket.cancel();
       throw error;
@@ -180,7 +187,7 @@ export class ConversationEngine {
       onWait: () => emit({ type: 'status', phase: 'queued', text: 'waiting for the previous reply…' }),
     });
     try {
-      await this.#answer(message, key, options, signal, emit, usage);
+      await this.#answer(message, key, settings, options, signal, emit, usage);
       if (lease.lost) this.#logger.warn({ conversation: conversationId(key) }, 'reply finished after its conversation lock expired');
     } finally {
       await lease.release();
@@ -195,13 +202,13 @@ export class ConversationEngine {
   async #answer(
     message: IncomingMessage,
     key: ConversationKey,
+    settings: ResolvedSettings,
     options: HandleOptions,
     signal: AbortSignal,
     emit: (e: ReplyEvent) => void,
     usage: ReplyUsage,
   ): Promise<void> {
     const config = this.#config;
-    const settings = await this.#settings.resolve(key, config, options.overrides);
     const history = await this.#history.load(key);
     const audio = message.audio ?? [];
     const images = message.images ?? [];
@@ -270,7 +277,7 @@ export class ConversationEngine {
       history,
       user: userMessage,
       budget: config.conversation.contextTokens,
-      ...(images.length > 0 && { model: config.models.vision }),
+      model: images.length > 0 ? config.models.vision : settings.model,
       thinking: settings.thinking,
       webSearch: settings.webSearch,
       tools,

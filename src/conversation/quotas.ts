@@ -10,6 +10,11 @@ export interface QuotaDenial {
   retryAfterMs: number;
 }
 
+export interface UserLimits {
+  userRequestsPerMinute: number;
+  userDailyTokens: number;
+}
+
 export interface QuotaSubject {
   platform: string;
   userId: string;
@@ -36,16 +41,20 @@ export class QuotaGuard {
     this.#timezone = timezone;
   }
 
-  /** Null when the request may go ahead (its request is then counted), otherwise why not. */
-  async admit(subject: QuotaSubject, now: Date): Promise<QuotaDenial | null> {
-    const budget = await this.#dailyBudget(subject, now);
+  /**
+   * Null when the request may go ahead (its request is then counted), otherwise why not. `userLimits` are a
+   * server's own (stricter) per-user limits; the operator's apply otherwise.
+   */
+  async admit(subject: QuotaSubject, now: Date, userLimits?: UserLimits): Promise<QuotaDenial | null> {
+    const limits = { ...this.#quotas, ...userLimits };
+    const budget = await this.#dailyBudget(subject, now, limits);
     if (budget) return budget;
 
-    const user = await this.#store.takeTokens(`rate:${subject.platform}:user:${subject.userId}`, perMinute(this.#quotas.userRequestsPerMinute));
+    const user = await this.#store.takeTokens(`rate:${subject.platform}:user:${subject.userId}`, perMinute(limits.userRequestsPerMinute));
     if (!user.allowed) {
       return {
         code: 'rate_limited',
-        message: `You've reached your limit of ${requests(this.#quotas.userRequestsPerMinute)} per minute — try again in ${humanDuration(user.retryAfterMs)}.`,
+        message: `You've reached your limit of ${requests(limits.userRequestsPerMinute)} per minute — try again in ${humanDuration(user.retryAfterMs)}.`,
         retryAfterMs: user.retryAfterMs,
       };
     }
@@ -65,14 +74,14 @@ export class QuotaGuard {
     return null;
   }
 
-  async #dailyBudget(subject: QuotaSubject, now: Date): Promise<QuotaDenial | null> {
+  async #dailyBudget(subject: QuotaSubject, now: Date, limits: Config['quotas']): Promise<QuotaDenial | null> {
     const resetsInMs = nextMidnight(now, this.#timezone).getTime() - now.getTime();
     const resets = `it resets at midnight (${this.#timezone}), in ${humanDuration(resetsInMs)}`;
     const userTokens = await this.#ledger.tokensToday({ platform: subject.platform, userId: subject.userId }, now);
-    if (userTokens >= this.#quotas.userDailyTokens) {
+    if (userTokens >= limits.userDailyTokens) {
       return {
         code: 'daily_budget',
-        message: `You've used your daily budget of ${numberFormat.format(this.#quotas.userDailyTokens)} tokens — ${resets}.`,
+        message: `You've used your daily budget of ${numberFormat.format(limits.userDailyTokens)} tokens — ${resets}.`,
         retryAfterMs: resetsInMs,
       };
     }

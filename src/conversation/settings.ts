@@ -7,10 +7,14 @@ export interface ResolvedSettings {
   persona?: string;
   thinking: boolean;
   webSearch: WebSearchMode;
+  model: string;
+  voice: string;
+  quotas: { userRequestsPerMinute: number; userDailyTokens: number };
 }
 
 const WEB_SEARCH_MODES: readonly WebSearchMode[] = ['off', 'auto', 'force'];
 export const MAX_PERSONA_CHARS = 4000;
+const IDENTIFIER = /^[A-Za-z0-9._:/-]{1,100}$/;
 
 /** Stored settings per guild/workspace and per channel; a request override wins over channel, channel over guild, guild over config. */
 export class SettingsStore {
@@ -43,10 +47,17 @@ export class SettingsStore {
       this.get({ platform: key.platform, workspaceId: key.workspaceId, channelId: key.channelId }),
     ]);
     const merged: ConversationSettings = { ...workspace, ...channel, ...definedOnly(overrides) };
+    const { quotas } = config;
     return {
       ...(merged.persona && { persona: merged.persona }),
       thinking: merged.thinking ?? config.thinking,
       webSearch: merged.webSearch ?? config.webSearch.mode,
+      model: merged.model ?? config.models.chat,
+      voice: merged.voice ?? config.tts.voice,
+      quotas: {
+        userRequestsPerMinute: Math.min(merged.userRequestsPerMinute ?? Infinity, quotas.userRequestsPerMinute),
+        userDailyTokens: Math.min(merged.userDailyTokens ?? Infinity, quotas.userDailyTokens),
+      },
     };
   }
 }
@@ -65,6 +76,12 @@ function checkPatch(patch: SettingsPatch): void {
       if (typeof value !== 'boolean') throw new RangeError('thinking must be true or false');
     } else if (field === 'webSearch') {
       if (!WEB_SEARCH_MODES.includes(value as WebSearchMode)) throw new RangeError('webSearch must be off, auto or force');
+    } else if (field === 'model' || field === 'voice') {
+      if (typeof value !== 'string' || !IDENTIFIER.test(value.trim())) {
+        throw new RangeError(`${field} must be an id like "svc-v2.5-pro" (letters, digits, . _ - : /)`);
+      }
+    } else if (field === 'userRequestsPerMinute' || field === 'userDailyTokens') {
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw new RangeError(`${field} must be a whole number of at least 1`);
     } else throw new RangeError(`unknown setting "${field}"`);
   }
 }

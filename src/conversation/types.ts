@@ -82,6 +82,13 @@ export interface ConversationSettings {
   persona?: string;
   thinking?: boolean;
   webSearch?: WebSearchMode;
+  /** Chat model for text conversations here (images always go to VISION_MODEL). */
+  model?: string;
+  /** Default voice of /say here. */
+  voice?: string;
+  /** Per-user limits here; they can only be stricter than the operator's (QUOTA_USER_*). */
+  userRequestsPerMinute?: number;
+  userDailyTokens?: number;
 }
 
 export interface SettingsScope {

@@ -128,6 +128,17 @@ describe('ConversationEngine: settings, thinking and search', () => {
     await expect(engine.updateSettings({ platform: 'test', workspaceId: 'guild-1' }, { webSearch: 'sometimes' as never })).rejects.toThrow(/off, auto or force/);
   });
 
+  it('uses a server or channel model for text turns, never for images', async () => {
+    const { adapter, engine, requests } = setup(() => ({ text: 'ok' }));
+    await engine.updateSettings({ platform: 'test', workspaceId: 'guild-1' }, { model: 'svc-v2-flash' });
+    await adapter.send('quick one');
+    expect(requests[0]!.model).toBe('svc-v2-flash');
+    await adapter.send('look', { images: [{ name: 'a.png', mime: 'image/png', data: new Uint8Array([1]) }] });
+    expect(requests[1]!.model).toBe('svc-v2.5');
+    await expect(engine.updateSettings({ platform: 'test', workspaceId: 'guild-1' }, { model: 'bad model!' })).rejects.toThrow(RangeError);
+    await expect(engine.updateSettings({ platform: 'test', workspaceId: 'guild-1' }, { userDailyTokens: 0 })).rejects.toThrow(/at least 1/);
+  });
+
   it('streams reasoning as its own events', async () => {
     const { adapter } = setup([{ reasoning: 'Let me think.', text: 'Answer.' }]);
     const reply = await adapter.send('why?');
@@ -291,7 +302,7 @@ describe('ConversationEngine: images and audio', () => {
       { type: 'image_url', image_url: { url: `data:image/png;base64,${Buffer.from('png-bytes').toString('base64')}` } },
     ]);
     await adapter.send('what colour is it?');
-    expect(requests[1]!.model).toBeUndefined();
+    expect(requests[1]!.model).toBe('svc-v2.5-pro');
     expect(requests[1]!.messages[0]).toEqual({ role: 'user', content: '[Alice]: Describe this image.\n[image: cat.heic, 640x480]' });
   });
 
@@ -360,6 +371,18 @@ describe('ConversationEngine: quotas and usage', () => {
     expect(denied.error!.retryAfterMs).toBeGreaterThan(25_000);
     expect(requests).toHaveLength(2);
     expect((await adapter.send('from Bob', { author: 'Bob' })).text).toBe('ok');
+  });
+
+  it("applies a server's stricter per-user limit, never a looser one", async () => {
+    const { adapter, engine } = setup(() => ({ text: 'ok' }), { QUOTA_USER_PER_MINUTE: '3' });
+    await engine.updateSettings({ platform: 'test', workspaceId: 'guild-1' }, { userRequestsPerMinute: 1 });
+    await adapter.send('1');
+    expect((await adapter.send('2')).error?.message).toMatch(/^You've reached your limit of 1 request per minute/);
+    await engine.updateSettings({ platform: 'test', workspaceId: 'guild-1' }, { userRequestsPerMinute: 50 });
+    const loose = setup(() => ({ text: 'ok' }), { QUOTA_USER_PER_MINUTE: '1' });
+    await loose.engine.updateSettings({ platform: 'test', workspaceId: 'guild-1' }, { userRequestsPerMinute: 50 });
+    await loose.adapter.send('1');
+    expect((await loose.adapter.send('2')).error?.message).toMatch(/limit of 1 request per minute/);
   });
 
   it('limits a whole guild too', async () => {

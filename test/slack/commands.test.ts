@@ -99,7 +99,7 @@ describe('slash commands on Slack', () => {
     expect((await ephemeral(0)).body.text).toBe('Only administrators can use /settings.');
     Object.assign(fake.workspace.users.get(fake.userId)!, { is_admin: true });
     await fake.sendSlashCommand({ command: '/settings', text: '--thinking=off --web-search=force' });
-    expect((await ephemeral(1)).body.text).toBe('Saved. Settings for this server — thinking: off · web search: force · persona: default');
+    expect((await ephemeral(1)).body.text).toBe('Saved. Settings for this server — thinking: off · web search: force · model: default · voice: default · requests per user per minute: default · tokens per user per day: default · persona: default');
   });
 
   it('explains a malformed command', async () => {

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import type { CommandContext, CommandServices, OptionValue, OutgoingFile } from '../../commands/command.ts';
+import { runCommand } from '../../commands/run-command.ts';
+import { say } from '../../commands/say.ts';
+import { settings } from '../../commands/settings.ts';
+import type { SpeechInput } from '../../src/capabilities/synthesize.ts';
+import { ConversationEngine } from '../../src/conversation/engine.ts';
+import type { SpeechFormat } from '../../src/speech/speak.ts';
+import { MemoryStore } from '../../src/store/memory-store.ts';
+import { fakeChat } from '../conversation/fake-chat.ts';
+import { silentLogger, testConfig } from '../conversation/fake-adapter.ts';
+
+function harness() {
+  const config = testConfig();
+  const chat = fakeChat(() => ({ text: 'ok' }));
+  const engine = new ConversationEngine({ config, logger: silentLogger, store: new MemoryStore(), chat: chat.chat });
+  const spoken: Array<{ input: SpeechInput; format: SpeechFormat }> = [];
+  const services: CommandServices = {
+    config,
+    logger: silentLogger,
+    engine,
+    speak: async (input, format) => {
+      spoken.push({ input, format });
+      return { format, mime: 'audio/ogg', data: Buffer.alloc(10), durationSeconds: 1, waveform: 'AA==' };
+    },
+  };
+  const replies: string[] = [];
+  const uploads: OutgoingFile[] = [];
+  const context = (options: Record<string, OptionValue>, isAdmin = true): CommandContext => ({
+    platform: 'discord',
+    workspaceId: 'guild-1',
+    channelId: 'channel-1',
+    invocationId: 'i1',
+    user: { id: 'u1', displayName: 'Ada', isAdmin },
+    isDirect: false,
+    options: new Map(Object.entries(options)),
+    uploadLimitBytes: 1024,
+    voiceMessages: true,
+    defer: async () => {},
+    reply: async (text) => void replies.push(text),
+    replyStream: async () => {},
+    upload: async (file) => void uploads.push(file),
+  });
+  return { services, engine, replies, uploads, spoken, context, requests: chat.requests };
+}
+
+describe('/settings', () => {
+  it('lets an admin set the server model, default voice and stricter user limits, and shows them', async () => {
+    const { services, engine, replies, context, requests } = harness();
+    await runCommand(settings, context({ model: 'svc-v2-flash', voice: 'en', user_requests_per_minute: 2 }), services);
+    expect(replies.at(-1)).toMatch(/^Saved\. Settings for this server — .*model: svc-v2-flash · voice: default_en · requests per user per minute: 2/);
+    await runCommand(say, context({ text: 'hello' }), services);
+    await collect(engine.handle({ platform: 'discord', workspaceId: 'guild-1', channelId: 'channel-1', messageId: 'm1', author: { id: 'u9', displayName: 'Bo' }, text: 'hi', isDirect: false }));
+    expect(requests.at(-1)!.model).toBe('svc-v2-flash');
+    await runCommand(settings, context({ user_requests_per_minute: 0, model: 'default' }), services);
+    expect(replies.at(-1)).toMatch(/model: default · voice: default_en · requests per user per minute: default/);
+  });
+
+  it('refuses non-admins and explains bad values', async () => {
+    const { services, replies, context } = harness();
+    await runCommand(settings, context({ model: 'x' }, false), services);
+    expect(replies.at(-1)).toBe('Only administrators can use /settings.');
+    await runCommand(settings, context({ model: 'not a model!' }), services);
+    expect(replies.at(-1)).toMatch(/model must be an id/);
+  });
+});
+
+describe('/say', () => {
+  it("speaks in the server's default voice unless the user picks one, as a voice message", async () => {
+    const { services, spoken, uploads, context } = harness();
+    await runCommand(settings, context({ voice: 'zh' }), services);
+    await runCommand(say, context({ text: 'ni hao' }), services);
+    await runCommand(say, context({ text: 'hello', voice: 'en' }), services);
+    expect(spoken.map((s) => [s.input.voice, s.format])).toEqual([
+      ['default_zh', 'ogg'],
+      ['default_en', 'ogg'],
+    ]);
+    expect(uploads[0]).toMatchObject({ name: 'voice-message.ogg', voiceMessage: { durationSeconds: 1, waveform: 'AA==' } });
+  });
+
+  it('explains an upload over the limit instead of failing', async () => {
+    const { services, replies, uploads, context } = harness();
+    services.speak = async (input, format) => ({ format, mime: 'audio/wav', data: Buffer.alloc(4096), durationSeconds: 3 });
+    await runCommand(say, context({ text: 'a long speech', format: 'wav' }), services);
+    expect(uploads).toHaveLength(0);
+    expect(replies.at(-1)).toMatch(/over this channel's upload limit of 0\.0 MB\. Try a shorter text or the voice-message format/);
+  });
+});
+
+async function collect(stream: AsyncIterable<unknown>): Promise<void> {
+  for await (const _ of stream);
+}
