@@ -32,6 +32,7 @@ interface Row {
 
 const rows: Row[] = [
   { name: 'conversations: Discord + Slack', goal: '', cell: (r) => `${r.options.discord} + ${r.options.slack}` },
+  { name: 'replies in progress at once, most seen (herald_inflight_replies)', goal: '', cell: (r) => String(r.herald.inflightPeak) },
   { name: 'duration (first prompt → last reply complete or given up)', goal: '', cell: (r) => `${(r.durationMs / 1000).toFixed(1)} s` },
   { name: 'Discord: complete / lost; complete after p50 / p95 / max', goal: '', cell: (r) => platformReplies(r, 'discord') },
   { name: 'Slack: complete / lost; complete after p50 / p95 / max', goal: '', cell: (r) => platformReplies(r, 'slack') },
@@ -49,6 +50,7 @@ const rows: Row[] = [
     cell: (r) => `${r.herald.lagP99Ms.toFixed(0)} ms ${verdict(r.herald.lagP99Ms < GOALS.lagP99Ms)}`,
   },
   { name: 'event-loop lag p99 of the median window; longest single delay', goal: '', cell: (r) => `${r.herald.lagP99MedianMs.toFixed(0)} ms; ${r.herald.lagMaxMs.toFixed(0)} ms` },
+  { name: 'event-loop lag p99 of each 2 s window (ms)', goal: '', cell: (r) => r.herald.lagP99Series.join(' ') },
   {
     name: 'peak RSS (idle before the load)',
     goal: `< ${MiB(GOALS.rssBytes)}`,

@@ -3,7 +3,6 @@ import { parsePromText, total, type Scrape } from './prom-text.ts';
 
 /** What Herald's /metrics said over a run; lag and RSS are the worst scrape, CPU and 429s the change. */
 export interface Sampled {
-  scrapes: number;
   /** Worst p99 of the event-loop delay over one scrape interval (prom-client resets its histogram per scrape). */
   lagP99Ms: number;
   /** Median over the scrapes of that per-interval p99, for the typical picture beside the worst. */
@@ -17,8 +16,8 @@ export interface Sampled {
   cpuSeconds: number;
   platform429s: number;
   inflightPeak: number;
-  /** Per scrape: event-loop p99 (ms) and RSS (MiB), in order. */
-  series: Array<{ lagP99Ms: number; rssMiB: number }>;
+  /** The event-loop p99 of every window, in order (ms, rounded). */
+  lagP99Series: number[];
 }
 
 const ms = (seconds: number) => seconds * 1000;
@@ -29,7 +28,6 @@ export class MetricsSampler {
   readonly #pid: number;
   readonly #intervalMs: number;
   readonly #lagP99: number[] = [];
-  readonly #series: Sampled['series'] = [];
   #lagMax = 0;
   #peakRss = 0;
   #inflightPeak = 0;
@@ -60,7 +58,6 @@ export class MetricsSampler {
     const last = this.#last!;
     const sorted = [...this.#lagP99].sort((a, b) => a - b);
     return {
-      scrapes: this.#series.length,
       lagP99Ms: sorted.at(-1) ?? 0,
       lagP99MedianMs: sorted[Math.floor(sorted.length / 2)] ?? 0,
       lagMaxMs: this.#lagMax,
@@ -70,7 +67,7 @@ export class MetricsSampler {
       cpuSeconds: total(last, 'herald_process_cpu_seconds_total') - total(first, 'herald_process_cpu_seconds_total'),
       platform429s: total(last, 'herald_platform_rate_limited_total') - total(first, 'herald_platform_rate_limited_total'),
       inflightPeak: this.#inflightPeak,
-      series: this.#series,
+      lagP99Series: this.#lagP99.map(Math.round),
     };
   }
 
@@ -81,7 +78,6 @@ export class MetricsSampler {
     const rss = total(scrape, 'herald_process_resident_memory_bytes');
     // A window too short for one sample of the 10 ms histogram reads 0.
     if (lagP99Ms > 0) this.#lagP99.push(lagP99Ms);
-    this.#series.push({ lagP99Ms: Math.round(lagP99Ms), rssMiB: Math.round(rss / 2 ** 20) });
     this.#lagMax = Math.max(this.#lagMax, ms(total(scrape, 'herald_nodejs_eventloop_lag_max_seconds')));
     this.#peakRss = Math.max(this.#peakRss, rss);
     this.#inflightPeak = Math.max(this.#inflightPeak, total(scrape, 'herald_inflight_replies'));
