@@ -75,10 +75,12 @@ export class MetricsSampler {
     const scrape = await this.#scrape();
     this.#last = scrape;
     const lagP99Ms = ms(total(scrape, 'herald_nodejs_eventloop_lag_p99_seconds'));
+    const lagMaxMs = ms(total(scrape, 'herald_nodejs_eventloop_lag_max_seconds'));
     const rss = total(scrape, 'herald_process_resident_memory_bytes');
-    // A window too short for one sample of the 10 ms histogram reads 0.
-    if (lagP99Ms > 0) this.#lagP99.push(lagP99Ms);
-    this.#lagMax = Math.max(this.#lagMax, ms(total(scrape, 'herald_nodejs_eventloop_lag_max_seconds')));
+    // A window too short for one sample of the 10 ms histogram has no percentiles (its min reads above its max).
+    const empty = ms(total(scrape, 'herald_nodejs_eventloop_lag_min_seconds')) > lagMaxMs;
+    if (!empty) this.#lagP99.push(lagP99Ms);
+    this.#lagMax = Math.max(this.#lagMax, lagMaxMs);
     this.#peakRss = Math.max(this.#peakRss, rss);
     this.#inflightPeak = Math.max(this.#inflightPeak, total(scrape, 'herald_inflight_replies'));
   }
