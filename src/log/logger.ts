@@ -10,10 +10,11 @@ export interface LoggerOptions {
   destination?: DestinationStream;
 }
 
+// Explicit shapes only: wildcard paths cost ~100 µs per line. Known secret values are also scrubbed from
+// every serialized line (streamWrite), whatever field they hide in.
 const redactPaths = SECRET_FIELDS.flatMap((field) => {
-  const key = /^[A-Za-z_$][\w$]*$/.test(field) ? field : `["${field}"]`;
-  const dotted = key.startsWith('[') ? key : `.${key}`;
-  return [key, `*${dotted}`, `*.*${dotted}`, `headers${dotted}`, `*.headers${dotted}`];
+  const key = /^[A-Za-z_$][\w$]*$/.test(field) ? `.${field}` : `["${field}"]`;
+  return [key.slice(key.startsWith('.') ? 1 : 0), ...['headers', 'request.headers', 'req.headers', 'options', 'config'].map((at) => `${at}${key}`)];
 });
 
 /** Structured JSON lines; secrets are removed by path and, as a last guard, by value on the serialized line. */
