@@ -63,7 +63,7 @@ function context(options: Record<string, OptionValue>, voice?: VoiceControl) {
 const services = {
   config: { tts: { voice: 'svc_default' } } as Config,
   logger: silentLogger,
-  engine: undefined as never,
+  engine: { settingsFor: async () => ({ voice: 'svc_default' }) } as unknown as CommandServices['engine'],
   speak: async () => ({ format: 'ogg' as const, mime: 'audio/ogg', data: Buffer.from('ogg'), durationSeconds: 1, waveform: 'AA==' }),
 } satisfies CommandServices;
 
