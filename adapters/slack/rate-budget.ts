@@ -64,6 +64,8 @@ export class RateBudget {
   readonly #now: () => number;
   readonly #sleep: (ms: number) => Promise<void>;
   readonly #buckets = new Map<string, Bucket>();
+  /** Calls promised to holders of a reservation, per method: nobody else may take them. */
+  readonly #reserved = new Map<string, number>();
 
   constructor(options: RateBudgetOptions = {}) {
     this.#methods = options.methods ?? SLACK_METHOD_LIMITS;
@@ -72,19 +74,53 @@ export class RateBudget {
     this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
-  /** Milliseconds until `method` (in `channel`, for chat.postMessage) may be called; 0 when it may now. */
-  waitMs(method: string, channel?: string): number {
+  /**
+   * Milliseconds until `method` (in `channel`, for chat.postMessage) may be called with `keep` calls still left
+   * over; 0 when it may now, Infinity when the reservations held leave too little room.
+   */
+  waitMs(method: string, channel?: string, keep = 0): number {
     const bucket = this.#bucket(method, channel);
-    if (!bucket || bucket.tokens >= 1) return 0;
-    return Math.ceil(((1 - bucket.tokens) / bucket.limit.perSecond) * 1000);
+    if (!bucket) return 0;
+    const needed = 1 + keep + this.#reservedFor(method);
+    if (bucket.tokens >= needed) return 0;
+    if (needed > bucket.limit.burst) return Infinity;
+    return Math.ceil(((needed - bucket.tokens) / bucket.limit.perSecond) * 1000);
   }
 
-  /** Takes one call of each method now if every one is available; takes nothing otherwise. */
-  tryTake(methods: readonly string[], channel?: string): boolean {
-    const buckets = methods.map((m) => this.#bucket(m, channel));
-    if (buckets.some((b) => b && b.tokens < 1)) return false;
-    for (const bucket of buckets) if (bucket) bucket.tokens -= 1;
+  /**
+   * Takes one call of each method now if every one is available with `keep` calls left over (besides those
+   * reserved); takes nothing otherwise.
+   */
+  tryTake(methods: readonly string[], channel?: string, keep = 0): boolean {
+    const buckets = methods.map((m) => [m, this.#bucket(m, channel)] as const);
+    if (buckets.some(([m, b]) => b && b.tokens < 1 + keep + this.#reservedFor(m))) return false;
+    for (const [, bucket] of buckets) if (bucket) bucket.tokens -= 1;
     return true;
+  }
+
+  /**
+   * Promises one later call of a workspace-wide `method` if one is free now: until it is used (`takeReserved`) or
+   * given back (`release`), no other caller can take it, so the holder's call never waits. Calls are still
+   * counted when made, so the limit holds however long a reservation is held.
+   */
+  reserve(method: string): boolean {
+    const bucket = this.#bucket(method, undefined);
+    if (!bucket) return true;
+    if (bucket.tokens < 1 + this.#reservedFor(method)) return false;
+    this.#reserved.set(method, this.#reservedFor(method) + 1);
+    return true;
+  }
+
+  release(method: string): void {
+    const held = this.#reservedFor(method);
+    if (held <= 1) this.#reserved.delete(method);
+    else this.#reserved.set(method, held - 1);
+  }
+
+  /** Makes the call a reservation promised; at once, as every other taker leaves the reserved calls alone. */
+  async takeReserved(method: string): Promise<void> {
+    this.release(method);
+    await this.take(method);
   }
 
   /** Waits until `method` may be called and takes the call. */
@@ -92,8 +128,13 @@ export class RateBudget {
     for (;;) {
       const wait = this.waitMs(method, channel);
       if (wait === 0 && this.tryTake([method], channel)) return;
-      await this.#sleep(Math.max(wait, 1));
+      // Reservations being given back or used free room that no refill time predicts.
+      await this.#sleep(Math.min(Math.max(wait, 1), 1000));
     }
+  }
+
+  #reservedFor(method: string): number {
+    return this.#reserved.get(method) ?? 0;
   }
 
   #bucket(method: string, channel: string | undefined): Bucket | undefined {

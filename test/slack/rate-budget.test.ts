@@ -55,6 +55,23 @@ describe('RateBudget', () => {
     expect(budget.tryTake(['a', 'b'])).toBe(true);
   });
 
+  it('keeps a reserved call for its holder: others are refused it, the holder takes it at once, and calls stay within the tier', async () => {
+    const time = clock();
+    const budget = new RateBudget({ now: time.now, sleep: time.sleep, methods: { 'chat.update': { burst: 2, perSecond: 1 / 60 } } });
+    expect(budget.reserve('chat.update')).toBe(true);
+    expect(budget.tryTake(['chat.update'])).toBe(true);
+    expect(budget.tryTake(['chat.update'])).toBe(false);
+    expect(budget.reserve('chat.update')).toBe(false);
+    await budget.takeReserved('chat.update');
+    expect(time.now()).toBe(0);
+    expect(budget.tryTake(['chat.update'])).toBe(false);
+    time.advance(60_000);
+    expect(budget.reserve('chat.update')).toBe(true);
+    budget.release('chat.update');
+    expect(budget.tryTake(['chat.update'], undefined, 1)).toBe(false);
+    expect(budget.tryTake(['chat.update'])).toBe(true);
+  });
+
   it('leaves methods without a known limit alone', () => {
     const budget = new RateBudget();
     for (let i = 0; i < 1000; i++) expect(budget.tryTake(['auth.test'])).toBe(true);
