@@ -11,7 +11,7 @@ import type { Logger } from '../../src/log/logger.ts';
 import { splitHead } from '../../src/streaming/markdown-split.ts';
 import type { ReplySurface } from '../../src/streaming/surface.ts';
 import type { ContextBlock } from './citation-blocks.ts';
-import { MessagePart } from './message-part.ts';
+import { MessagePart, PROGRESS_EDIT_KEEP } from './message-part.ts';
 import type { PartOutcome, ReplyPart, ReplyTarget } from './reply-part.ts';
 import { slackErrorCode, type SlackApi } from './slack-api.ts';
 import { StreamPart, type StreamingSwitch } from './stream-part.ts';
@@ -21,6 +21,8 @@ export const SLACK_MAX_LENGTH = 11_000;
 /** Shortest gap between appends to one stream, and between edits of one message. */
 const STREAM_GAP_MS = 250;
 const EDIT_GAP_MS = 1000;
+/** Longest pause between progress edits while the workspace's chat.update calls are taken. */
+const MAX_EDIT_WAIT_MS = 3000;
 
 export interface SlackSurfaceOptions {
   api: SlackApi;
@@ -58,7 +60,10 @@ export class SlackReplySurface implements ReplySurface {
 
   /** Timestamps of every Slack message the reply used so far, in order. */
   get messageTs(): string[] {
-    return [...this.#messages.values()].flat().map((p) => p.ts);
+    return [...this.#messages.values()]
+      .flat()
+      .map((p) => p.ts)
+      .filter((ts) => ts !== '');
   }
 
   /** Whether any message was started (its Slack call may still be on the way). */
@@ -110,21 +115,27 @@ export class SlackReplySurface implements ReplySurface {
   delayMs(kind: 'open' | 'update'): number {
     const { budget } = this.#options.api;
     if (kind === 'open') return 0;
-    return this.#lastKind === 'stream'
-      ? Math.max(STREAM_GAP_MS, budget.waitMs('chat.appendStream'))
-      : Math.max(EDIT_GAP_MS, budget.waitMs('chat.update'));
+    if (this.#lastKind === 'stream') return Math.max(STREAM_GAP_MS, budget.waitMs('chat.appendStream'));
+    const last = [...this.#messages.values()].at(-1)?.at(-1);
+    // A held message asks for its reservation again each gap; a shown one waits for a free progress edit.
+    if (!(last instanceof MessagePart) || last.held) return EDIT_GAP_MS;
+    return Math.min(MAX_EDIT_WAIT_MS, Math.max(EDIT_GAP_MS, budget.waitMs('chat.update', undefined, PROGRESS_EDIT_KEEP)));
   }
 
   /** Ends the reply: the last message gets its remaining text and `blocks` (the sources) in one call. */
   async finish(blocks: readonly ContextBlock[]): Promise<void> {
-    await this.#queue;
-    if (this.#failure) throw this.#failure;
-    if (this.#stopped) return;
-    if (this.#lastClose) await this.#closeHeld(blocks);
-    else if (blocks.length > 0) {
-      const parts = [...this.#messages.values()].at(-1);
-      const last = parts?.at(-1);
-      if (parts && last) await this.#settle(parts, await last.finish('', blocks), blocks);
+    try {
+      await this.#queue;
+      if (this.#failure) throw this.#failure;
+      if (this.#stopped) return;
+      if (this.#lastClose) await this.#closeHeld(blocks);
+      else if (blocks.length > 0) {
+        const parts = [...this.#messages.values()].at(-1);
+        const last = parts?.at(-1);
+        if (parts && last) await this.#settle(parts, await last.finish('', blocks), blocks);
+      }
+    } finally {
+      for (const part of [...this.#messages.values()].flat()) if (part instanceof MessagePart) part.release();
     }
   }
 
@@ -167,10 +178,10 @@ export class SlackReplySurface implements ReplySurface {
     if (blocks.length > 0) await this.#settle(parts, await next.at(-1)!.finish('', blocks), sourcesOnly ? [] : blocks);
   }
 
-  /** Posts `text`, in several messages if Slack finds it too long for one. */
+  /** Starts a message with `text` (posted now or held, see MessagePart), in several if Slack finds it too long for one. */
   async #post(text: string): Promise<MessagePart[]> {
     try {
-      return [await MessagePart.post(this.#options.api, this.#options.target, text)];
+      return [await MessagePart.open(this.#options.api, this.#options.target, text)];
     } catch (error) {
       if (slackErrorCode(error) !== 'msg_too_long' || text.length < 2) throw error;
       const { head, rest } = splitHead(text, Math.floor(text.length / 2));
