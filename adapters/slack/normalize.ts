@@ -13,11 +13,14 @@ export interface NormalizeContext {
   audio?: IncomingAudio[];
 }
 
-/** A Slack message as the core's IncomingMessage: names for its author and mentions, files as bytes. */
+/**
+ * A Slack message as the core's IncomingMessage: names for its author and mentions (the user id while Slack is
+ * slow to say), files as bytes.
+ */
 export async function toIncomingMessage(event: SlackMessageEvent, ctx: NormalizeContext): Promise<IncomingMessage> {
   const userId = event.user ?? '';
   const { text, mentions } = readSlackText(event.text ?? '', { botUserId: ctx.botUserId });
-  const [author, ...mentioned] = await Promise.all([ctx.users.get(userId), ...mentions.map((m) => ctx.users.get(m.id))]);
+  const [author, ...mentioned] = await Promise.all([ctx.users.named(userId), ...mentions.map((m) => ctx.users.named(m.id))]);
   return {
     platform: 'slack',
     workspaceId: ctx.teamId,

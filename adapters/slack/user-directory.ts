@@ -21,6 +21,8 @@ interface UserRecord {
 
 const TTL_MS = 10 * 60_000;
 const MAX_ENTRIES = 5000;
+/** How long an answer waits for a name before it goes ahead with the user id. */
+const NAME_WAIT_MS = 1000;
 
 /** users.info with a short memory: names for mentions and speakers, admin rights for /settings. */
 export class UserDirectory {
@@ -45,6 +47,23 @@ export class UserDirectory {
     return person;
   }
 
+  /**
+   * The person as soon as known, or the stand-in named by the id when users.info has not answered within
+   * `waitMs` (its budget spent by many new users at once): an answer never waits long on a name. The lookup
+   * goes on, so the next message has the name.
+   */
+  async named(id: string, waitMs = NAME_WAIT_MS): Promise<SlackPerson> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<SlackPerson>((resolve) => {
+      timer = setTimeout(() => resolve(standIn(id)), waitMs);
+    });
+    try {
+      return await Promise.race([this.get(id), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** Admin rights are read fresh: a demoted admin must lose /settings at once. */
   async isAdmin(id: string): Promise<boolean> {
     const response = await this.#api.call('users.info', undefined, (c) => c.users.info({ user: id }));
@@ -57,9 +76,13 @@ export class UserDirectory {
       const response = await this.#api.call('users.info', undefined, (c) => c.users.info({ user: id }));
       return toPerson(id, response.user as UserRecord | undefined);
     } catch {
-      return { id, displayName: id, isBot: false, isAdmin: false };
+      return standIn(id);
     }
   }
+}
+
+function standIn(id: string): SlackPerson {
+  return { id, displayName: id, isBot: false, isAdmin: false };
 }
 
 function toPerson(id: string, user: UserRecord | undefined): SlackPerson {
