@@ -5,9 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { eventCallback } from './event-builders.ts';
-import { triggerId } from './ids.ts';
 import type { ResponseUrls } from './response-urls.ts';
 import { signedHeaders } from './signing.ts';
+import { slashCommandFields, type SlashCommandInput } from './slash-command.ts';
 import type { SigningOptions } from './signing.ts';
 import type { Json, Workspace } from './state.ts';
 
@@ -42,12 +42,7 @@ export interface DeliveryOptions extends SigningOptions {
   timeoutMs?: number;
 }
 
-export interface SlashCommandOptions extends DeliveryOptions {
-  command: string;
-  text?: string;
-  user?: string;
-  channel?: string;
-}
+export interface SlashCommandOptions extends DeliveryOptions, SlashCommandInput {}
 
 export interface HttpEventsDeps {
   ws: Workspace;
@@ -84,24 +79,7 @@ export class HttpEvents {
   }
 
   sendSlashCommand(options: SlashCommandOptions): Promise<HttpDelivery> {
-    const { ws, defaults, verificationToken, responseUrls } = this.#deps;
-    const channelId = options.channel ?? defaults.channelId;
-    const userId = options.user ?? defaults.userId;
-    const fields: Record<string, string> = {
-      token: verificationToken,
-      team_id: ws.identity.teamId,
-      team_domain: ws.identity.teamDomain,
-      channel_id: channelId,
-      channel_name: ws.channels.get(channelId)?.is_im ? 'directmessage' : (ws.channels.get(channelId)?.name ?? 'privategroup'),
-      user_id: userId,
-      user_name: ws.users.get(userId)?.name ?? 'user',
-      command: options.command,
-      text: options.text ?? '',
-      api_app_id: ws.identity.appId,
-      is_enterprise_install: 'false',
-      response_url: responseUrls.mint('commands', channelId, userId),
-      trigger_id: triggerId(),
-    };
+    const fields = slashCommandFields(this.#deps, options);
     const body = new URLSearchParams(fields).toString();
     return this.#post('slash_command', fields, body, 'application/x-www-form-urlencoded', options);
   }

@@ -10,8 +10,9 @@ import { randomUUID } from 'node:crypto';
 import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
 import { eventCallback } from './event-builders.ts';
-import { envelopeId as newEnvelopeId, triggerId } from './ids.ts';
+import { envelopeId as newEnvelopeId } from './ids.ts';
 import type { ResponseUrls } from './response-urls.ts';
+import { slashCommandFields, type SlashCommandInput } from './slash-command.ts';
 import type { Json, Workspace } from './state.ts';
 
 export interface SocketConnection {
@@ -212,28 +213,8 @@ export class SocketModeServer {
     );
   }
 
-  sendSlashCommand(
-    command: { command: string; text?: string; user?: string; channel?: string },
-    options: SocketDeliveryOptions = {},
-  ): Promise<SocketDelivery> {
-    const { ws, defaults, responseUrls, verificationToken } = this.#deps;
-    const channelId = command.channel ?? defaults.channelId;
-    const userId = command.user ?? defaults.userId;
-    const payload: Json = {
-      token: verificationToken,
-      team_id: ws.identity.teamId,
-      team_domain: ws.identity.teamDomain,
-      channel_id: channelId,
-      channel_name: ws.channels.get(channelId)?.is_im ? 'directmessage' : (ws.channels.get(channelId)?.name ?? 'privategroup'),
-      user_id: userId,
-      user_name: ws.users.get(userId)?.name ?? 'user',
-      command: command.command,
-      text: command.text ?? '',
-      api_app_id: ws.identity.appId,
-      is_enterprise_install: 'false',
-      response_url: responseUrls.mint('commands', channelId, userId),
-      trigger_id: triggerId(),
-    };
+  sendSlashCommand(command: SlashCommandInput, options: SocketDeliveryOptions = {}): Promise<SocketDelivery> {
+    const payload: Json = slashCommandFields(this.#deps, command);
     return this.#deliver('slash_commands', payload, { accepts_response_payload: true }, options);
   }
 
