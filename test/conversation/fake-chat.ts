@@ -1,19 +1,9 @@
 import type { ChatInput } from '../../src/capabilities/chat.ts';
+import { emptyUsage } from '../../src/service/usage.ts';
 import type { ChatDelta, ChatResult, ChatStream, Citation, ToolCall, Usage } from '../../src/service/types.ts';
 
 export function usageOf(partial: Partial<Usage> = {}): Usage {
-  return {
-    promptTokens: 10,
-    completionTokens: 5,
-    totalTokens: 15,
-    reasoningTokens: 0,
-    cachedTokens: 0,
-    imageTokens: 0,
-    audioTokens: 0,
-    audioSeconds: 0,
-    webSearch: { toolUsage: 0, pageUsage: 0 },
-    ...partial,
-  };
+  return { ...emptyUsage(), promptTokens: 10, completionTokens: 5, totalTokens: 15, ...partial };
 }
 
 export interface ScriptedAnswer {
