@@ -65,6 +65,7 @@ export class MessageHandler {
     if (!trigger) return;
     const subject = { guildId: message.guildId ?? undefined, channelIds: channelIdsOf(message), roleIds: roleIdsOf(message) };
     if (!isAllowed(core.config.discord?.access, subject)) return;
+    if (trigger === 'voice-note' && (await this.#deps.voiceNotes.get(message.guildId!)) === 'off') return;
     if (!message.channel.isSendable()) return;
     if (!(await core.store.setIfAbsent(`discord:seen:${message.id}`, '1', SEEN_TTL_MS))) return;
     const reply = this.#reply(message, message.channel, trigger, botId);

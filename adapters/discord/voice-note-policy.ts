@@ -1,15 +1,17 @@
 import type { Store } from '../../src/store/store.ts';
 
 /**
- * When voice messages in a server are answered after their transcript: `always`, or `when-asked` (the
- * default): only when addressed to Herald (a reply to it, a message in its thread). Direct messages are always
- * answered. The core's settings have no field for this, so it is stored per server here.
+ * What Herald does with a voice message in a server that is not addressed to it (replies to Herald, mentions and
+ * messages in its threads are always answered, as are direct messages): `always` transcribes and answers it,
+ * `when-asked` (the default) posts its transcript only, `off` leaves it alone. The core's settings have no
+ * field for this, so it is stored per server here.
  */
-export type VoiceNoteAnswers = 'always' | 'when-asked';
+export type VoiceNoteMode = 'always' | 'when-asked' | 'off';
 
-export const VOICE_NOTE_CHOICES: readonly { name: string; value: VoiceNoteAnswers }[] = [
-  { name: 'always answer them', value: 'always' },
-  { name: 'answer when addressed to Herald', value: 'when-asked' },
+export const VOICE_NOTE_CHOICES: readonly { name: string; value: VoiceNoteMode }[] = [
+  { name: 'transcribe and answer them', value: 'always' },
+  { name: 'transcribe them, answer only when addressed to Herald', value: 'when-asked' },
+  { name: 'off: leave them alone unless addressed to Herald', value: 'off' },
 ];
 
 export class VoiceNotePolicy {
@@ -19,11 +21,11 @@ export class VoiceNotePolicy {
     this.#store = store;
   }
 
-  async get(guildId: string): Promise<VoiceNoteAnswers> {
-    return (await this.#store.get<VoiceNoteAnswers>(key(guildId))) ?? 'when-asked';
+  async get(guildId: string): Promise<VoiceNoteMode> {
+    return (await this.#store.get<VoiceNoteMode>(key(guildId))) ?? 'when-asked';
   }
 
-  async set(guildId: string, value: VoiceNoteAnswers): Promise<void> {
+  async set(guildId: string, value: VoiceNoteMode): Promise<void> {
     if (value === 'when-asked') await this.#store.delete(key(guildId));
     else await this.#store.set(key(guildId), value);
   }

@@ -1,15 +1,31 @@
 import { stringOption, type CommandDefinition, type CommandOption } from '../../commands/command.ts';
-import { VOICE_NOTE_CHOICES, type VoiceNoteAnswers, type VoiceNotePolicy } from './voice-note-policy.ts';
+import { VOICE_NOTE_CHOICES, type VoiceNoteMode, type VoiceNotePolicy } from './voice-note-policy.ts';
 
 const VOICE_NOTES_OPTION: CommandOption = {
   name: 'voice_notes',
-  description: 'Voice messages in this server: always answer them, or only when addressed to Herald',
+  description: 'Voice messages in this server not addressed to Herald: answer, transcribe only, or off',
   type: 'string',
   choices: VOICE_NOTE_CHOICES,
 };
 
-function isVoiceNoteAnswers(value: string | undefined): value is VoiceNoteAnswers {
+const EFFECT: Record<VoiceNoteMode, string> = {
+  always: 'Herald transcribes and answers every voice message in this server.',
+  'when-asked': 'Herald transcribes voice messages in this server and answers only those addressed to it (the default).',
+  off: 'Voice messages are off in this server: Herald leaves them alone unless they are addressed to it (a reply to Herald, a mention, or in its thread).',
+};
+
+function isVoiceNoteMode(value: string | undefined): value is VoiceNoteMode {
   return VOICE_NOTE_CHOICES.some((choice) => choice.value === value);
+}
+
+/** The voice-message line under /settings' answer, once a choice given is saved; undefined where it has no say. */
+async function voiceNotesLine(choice: string | undefined, guildId: string | undefined, policy?: VoiceNotePolicy): Promise<string | undefined> {
+  if (guildId === undefined) {
+    return choice === undefined ? undefined : '🎙️ Voice messages in direct messages are always transcribed and answered; voice_notes applies to servers.';
+  }
+  if (!policy) return undefined;
+  if (isVoiceNoteMode(choice)) await policy.set(guildId, choice);
+  return `🎙️ ${isVoiceNoteMode(choice) ? 'Saved. ' : ''}${EFFECT[await policy.get(guildId)]}`;
 }
 
 /**
@@ -21,14 +37,9 @@ export function withVoiceNotes(settings: CommandDefinition, policy?: VoiceNotePo
     ...settings,
     options: [...settings.options, VOICE_NOTES_OPTION],
     async run(ctx, services) {
-      const guildId = ctx.workspaceId;
-      if (!policy || guildId === undefined) return settings.run(ctx, services);
-      const choice = stringOption(ctx, VOICE_NOTES_OPTION.name);
-      if (isVoiceNoteAnswers(choice)) await policy.set(guildId, choice);
-      const current = await policy.get(guildId);
-      const label = VOICE_NOTE_CHOICES.find((c) => c.value === current)?.name ?? current;
-      const line = `\nVoice messages in this server: ${label}${isVoiceNoteAnswers(choice) ? ' (saved)' : ''}`;
-      await settings.run({ ...ctx, reply: (text, options) => ctx.reply(`${text}${line}`, options) }, services);
+      const line = await voiceNotesLine(stringOption(ctx, VOICE_NOTES_OPTION.name), ctx.workspaceId, policy);
+      if (line === undefined) return settings.run(ctx, services);
+      await settings.run({ ...ctx, reply: (text, options) => ctx.reply(`${text}\n${line}`, options) }, services);
     },
   };
 }

@@ -84,7 +84,9 @@ describe('discord: images and recordings', () => {
     fake.invokeCommand({ name: 'settings', userId: fake.users.owner.id, channelId: channel.id, options: { voice_notes: 'always' } });
     await h.repliesFinished(before + 1);
     const settingsReply = fake.interactions.at(-1)!;
-    expect(fake.message(settingsReply.originalMessageId!)?.content).toMatch(/Voice messages in this server: always answer them \(saved\)$/);
+    expect(fake.message(settingsReply.originalMessageId!)?.content).toMatch(
+      /\n🎙️ Saved\. Herald transcribes and answers every voice message in this server\.$/,
+    );
 
     transcript = 'answer me please';
     before = h.finished;
@@ -92,6 +94,40 @@ describe('discord: images and recordings', () => {
     await h.repliesFinished(before + 1);
     expect(h.botMessages(channel.id)[1]?.content).toBe(
       '🎙️ **Voice message**\n> answer me please\n\nEcho: [Alice]: (voice message, transcribed) answer me please',
+    );
+  });
+
+  it('leaves voice messages in a server alone once voice notes are off, unless they are addressed to Herald', async () => {
+    const { fake, emu } = h;
+    const channel = fake.addChannel({ name: 'quiet-voice-notes' });
+    let before = h.finished;
+    fake.invokeCommand({ name: 'settings', userId: fake.users.owner.id, channelId: channel.id, options: { voice_notes: 'off' } });
+    await h.repliesFinished(before + 1);
+    expect(fake.message(fake.interactions.at(-1)!.originalMessageId!)?.content).toMatch(
+      /\n🎙️ Saved\. Voice messages are off in this server: Herald leaves them alone unless they are addressed to it \(a reply to Herald, a mention, or in its thread\)\.$/,
+    );
+
+    transcript = 'nobody asked';
+    const requests = emu.requests.length;
+    fake.sendMessage({ channelId: channel.id, attachments: [voiceMessage()], flags: MessageFlag.IsVoiceMessage });
+    transcript = 'this one is for you';
+    before = h.finished;
+    fake.sendMessage({ channelId: channel.id, content: h.mention, attachments: [voiceMessage()], flags: MessageFlag.IsVoiceMessage });
+    await h.repliesFinished(before + 1);
+    expect(h.botMessages(channel.id).map((m) => m.content)).toEqual([
+      '🎙️ **Voice message**\n> this one is for you\n\nEcho: [Alice]: (voice message, transcribed) this one is for you',
+    ]);
+    expect(emu.requests.length - requests).toBe(2); // one transcription and one answer, both for the mention
+
+    before = h.finished;
+    fake.invokeCommand({ name: 'settings', userId: fake.users.owner.id, channelId: channel.id });
+    await h.repliesFinished(before + 1);
+    expect(fake.message(fake.interactions.at(-1)!.originalMessageId!)?.content).toMatch(/\n🎙️ Voice messages are off in this server: /);
+    before = h.finished;
+    fake.invokeCommand({ name: 'settings', userId: fake.users.owner.id, channelId: channel.id, options: { voice_notes: 'when-asked' } });
+    await h.repliesFinished(before + 1);
+    expect(fake.message(fake.interactions.at(-1)!.originalMessageId!)?.content).toMatch(
+      /\n🎙️ Saved\. Herald transcribes voice messages in this server and answers only those addressed to it \(the default\)\.$/,
     );
   });
 
