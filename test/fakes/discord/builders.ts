@@ -132,7 +132,7 @@ export class Payloads {
       };
     }
     const specific: Json = channel.type === ChannelType.GuildVoice
-      ? { bitrate: 64000, user_limit: 0, rtc_region: null }
+      ? { bitrate: 64000, user_limit: channel.userLimit, rtc_region: null }
       : { topic: channel.topic, default_auto_archive_duration: 4320 };
     return {
       ...base,
@@ -158,6 +158,7 @@ export class Payloads {
       self_deaf: state.selfDeaf,
       self_mute: state.selfMute,
       self_video: state.selfVideo,
+      self_stream: false,
       suppress: false,
       request_to_speak_timestamp: null,
     };

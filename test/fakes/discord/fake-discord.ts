@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Payloads } from './builders.ts';
@@ -18,6 +19,7 @@ import {
   type MessageRecord,
   type RoleRecord,
   type UserRecord,
+  type VoiceStateRecord,
 } from './records.ts';
 import { RestRouter, type RestRequestRecord } from './rest-router.ts';
 import { channelRoutes } from './routes-channels.ts';
@@ -27,6 +29,7 @@ import { interactionRoutes } from './routes-interactions.ts';
 import { snowflakeOnShard } from './sharding.ts';
 import { discordTimestamp, snowflake } from './snowflake.ts';
 import { Store } from './store.ts';
+import { guildVoiceChannel, occupants, voiceEntryRefusal } from './voice-states.ts';
 import type { ResolvedOptions, World } from './world.ts';
 
 export interface FakeDiscordOptions {
@@ -109,6 +112,7 @@ function resolveOptions(options: FakeDiscordOptions): ResolvedOptions {
       (privileged.messageContent === false ? 0 : Intent.MessageContent),
     voiceEndpoint: options.voiceEndpoint ?? 'voice.fake.invalid:443',
     voiceToken: options.voiceToken ?? null,
+    voiceServers: new Map(),
     recommendedShards: options.recommendedShards ?? 1,
     maxConcurrency: options.maxConcurrency ?? 1,
     shardCount: options.shardCount ?? null,
@@ -366,16 +370,17 @@ export class FakeDiscord {
     return guild;
   }
 
-  /** Adds a channel (threads need parentId) and dispatches CHANNEL_CREATE or THREAD_CREATE. */
+  /** Adds a channel (threads need parentId; voice channels may have a userLimit) and dispatches CHANNEL_CREATE or THREAD_CREATE. */
   addChannel(input: {
     guildId?: string; name: string; type?: number; parentId?: string; topic?: string;
-    permissionOverwrites?: PermissionOverwrite[]; ownerId?: string;
+    permissionOverwrites?: PermissionOverwrite[]; ownerId?: string; userLimit?: number;
   }): ChannelRecord {
     const type = input.type ?? ChannelType.GuildText;
     const isThread = type === ChannelType.PublicThread || type === ChannelType.PrivateThread;
     const channel = this.#world.store.addChannel({
       guildId: input.guildId ?? this.guild.id, type, name: input.name, parentId: input.parentId ?? null,
       topic: input.topic ?? null, permissionOverwrites: input.permissionOverwrites, ownerId: isThread ? input.ownerId ?? this.users.alice.id : null,
+      userLimit: type === ChannelType.GuildVoice ? input.userLimit : undefined,
     });
     if (isThread) {
       const now = discordTimestamp();
@@ -499,24 +504,69 @@ export class FakeDiscord {
     return clickComponent(this.#world, { ...input, userId: input.userId ?? this.users.alice.id });
   }
 
-  /** A user joins, moves or leaves (channelId null) voice: VOICE_STATE_UPDATE. */
+  /**
+   * A user joins, moves or leaves (channelId null) voice: VOICE_STATE_UPDATE. Like Discord, it refuses a channel
+   * the user may not connect to, or one at its user limit (unless the user may pass it). The bot joins through
+   * the gateway (op 4); see moveMember for a moderator moving it.
+   */
   setVoiceState(input: { userId: string; channelId: string | null; guildId?: string; selfMute?: boolean; selfDeaf?: boolean }): void {
     const world = this.#world;
-    const guildId = input.guildId ?? this.guild.id;
-    const guild = world.store.guild(guildId);
-    const state = {
-      guildId, channelId: input.channelId, userId: input.userId, sessionId: snowflake(),
-      selfMute: input.selfMute ?? false, selfDeaf: input.selfDeaf ?? false, selfVideo: false, mute: false, deaf: false,
+    const guild = world.store.guild(input.guildId ?? this.guild.id);
+    if (input.userId === this.botUser.id) throw new Error('fake discord: the bot enters voice with gateway op 4, not setVoiceState');
+    if (input.channelId !== null) {
+      const channel = this.#voiceChannel(guild, input.channelId);
+      const refused = voiceEntryRefusal(world, guild, channel, input.userId);
+      if (refused === 'full') throw new Error(`fake discord: ${channel.name} is full (${occupants(guild, channel.id)}/${channel.userLimit})`);
+      if (refused) throw new Error(`fake discord: the user may not connect to ${channel.name}`);
+    }
+    this.#putVoiceState(guild, input.userId, input.channelId, { selfMute: input.selfMute ?? false, selfDeaf: input.selfDeaf ?? false });
+  }
+
+  /**
+   * A moderator moves a member (the bot too) to another voice channel, or disconnects them (channelId null).
+   * Moderators may move members into full channels. A moved bot also gets VOICE_SERVER_UPDATE for its new
+   * channel; ending its call on the old voice server (close code 4014) is that server's part.
+   */
+  moveMember(input: { userId: string; channelId: string | null; guildId?: string }): void {
+    const guild = this.#world.store.guild(input.guildId ?? this.guild.id);
+    if (input.channelId !== null) this.#voiceChannel(guild, input.channelId);
+    const state = guild.voiceStates.get(input.userId);
+    if (!state?.channelId) throw new Error('fake discord: only members in voice can be moved or disconnected');
+    if (input.userId === this.botUser.id) this.#gateway.moveBot(guild, input.channelId);
+    else this.#putVoiceState(guild, input.userId, input.channelId, state);
+  }
+
+  #voiceChannel(guild: GuildRecord, channelId: string): ChannelRecord {
+    const channel = guildVoiceChannel(this.#world, guild, channelId);
+    if (!channel) throw new Error(`fake discord: ${channelId} is not a voice channel of ${guild.name}`);
+    return channel;
+  }
+
+  /** A member's voice session lasts while they stay in voice, moves included. */
+  #putVoiceState(guild: GuildRecord, userId: string, channelId: string | null, flags: { selfMute: boolean; selfDeaf: boolean }): void {
+    const world = this.#world;
+    const previous = guild.voiceStates.get(userId);
+    const state: VoiceStateRecord = {
+      guildId: guild.id, channelId, userId, sessionId: previous?.channelId ? previous.sessionId : randomBytes(16).toString('hex'),
+      selfMute: flags.selfMute, selfDeaf: flags.selfDeaf, selfVideo: false, mute: false, deaf: false,
     };
-    guild.voiceStates.set(input.userId, state);
+    guild.voiceStates.set(userId, state);
     world.gateway.dispatch('VOICE_STATE_UPDATE', Intent.GuildVoiceStates, () => world.payloads.voiceState(state, true));
     this.#notify();
   }
 
-  /** Where VOICE_SERVER_UPDATE sends the bot next time it joins a voice channel. */
-  setVoiceServer(input: { endpoint: string; token?: string }): void {
-    this.#world.options.voiceEndpoint = input.endpoint;
-    this.#world.options.voiceToken = input.token ?? null;
+  /**
+   * Where VOICE_SERVER_UPDATE sends the bot next time it enters a voice channel: `channelId`'s own server, or
+   * without it the default for every channel. Without a token each update carries a fresh one.
+   */
+  setVoiceServer(input: { endpoint: string; token?: string; channelId?: string }): void {
+    const address = { endpoint: input.endpoint, token: input.token ?? null };
+    if (input.channelId !== undefined) {
+      this.#world.options.voiceServers.set(input.channelId, address);
+      return;
+    }
+    this.#world.options.voiceEndpoint = address.endpoint;
+    this.#world.options.voiceToken = address.token;
   }
 
   /** Whether the bot (with its gateway intents) would see this message's content. */

@@ -4,8 +4,9 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { GatewayConnection, type Compression } from './gateway-connection.ts';
 import { Intent, KNOWN_INTENTS, PRIVILEGED_INTENTS, applicationFlags } from './intents.ts';
-import { ChannelType, type Json, type VoiceStateRecord } from './records.ts';
+import type { GuildRecord, Json, VoiceStateRecord } from './records.ts';
 import { dispatchGuild, shardOf } from './sharding.ts';
+import { guildVoiceChannel, voiceEntryRefusal, voiceServerUpdate, type VoiceEntryRefusal } from './voice-states.ts';
 import type { Dispatcher, Receiver, World } from './world.ts';
 
 export const Op = {
@@ -63,6 +64,8 @@ export interface VoiceRequest {
   channelId: string | null;
   selfMute: boolean;
   selfDeaf: boolean;
+  /** Why Discord ignored the request, or null when it was carried out. */
+  refused: VoiceEntryRefusal | null;
   at: number;
 }
 
@@ -338,28 +341,47 @@ export class Gateway implements Dispatcher {
   }
 
   #voiceStateUpdate(session: GatewaySession, d: Json): void {
-    const { store, bot, payloads, options } = this.#w;
+    const { store, bot } = this.#w;
     const guild = store.guilds.get(String(d.guild_id));
     if (!guild || !guild.members.has(bot.id)) return;
     const channelId = d.channel_id === null || d.channel_id === undefined ? null : String(d.channel_id);
-    if (channelId !== null) {
-      const channel = store.channels.get(channelId);
-      if (!channel || channel.guildId !== guild.id || channel.type !== ChannelType.GuildVoice) return;
+    const channel = channelId === null ? null : guildVoiceChannel(this.#w, guild, channelId);
+    if (channel === undefined) return;
+    // Discord ignores a join it refuses: no VOICE_STATE_UPDATE, no VOICE_SERVER_UPDATE; the client times out.
+    const refused = channel ? voiceEntryRefusal(this.#w, guild, channel, bot.id) : null;
+    this.voiceRequests.push({
+      guildId: guild.id, channelId, selfMute: d.self_mute === true, selfDeaf: d.self_deaf === true, refused, at: Date.now(),
+    });
+    if (refused) {
+      this.#w.changed();
+      return;
     }
-    this.voiceRequests.push({ guildId: guild.id, channelId, selfMute: d.self_mute === true, selfDeaf: d.self_deaf === true, at: Date.now() });
+    this.#setBotVoiceState(session, guild, channelId, { selfMute: d.self_mute === true, selfDeaf: d.self_deaf === true });
+  }
+
+  /**
+   * Test control: a moderator moves the bot to another voice channel of the guild, or disconnects it (null).
+   * Everyone gets the VOICE_STATE_UPDATE; the bot's session also gets a VOICE_SERVER_UPDATE for the new channel.
+   */
+  moveBot(guild: GuildRecord, channelId: string | null): void {
+    const state = guild.voiceStates.get(this.#w.bot.id);
+    const session = state?.channelId ? this.sessions.get(state.sessionId) : undefined;
+    if (!state || !session) throw new Error('fake discord: the bot is not in a voice channel of this guild');
+    this.#setBotVoiceState(session, guild, channelId, state);
+  }
+
+  #setBotVoiceState(session: GatewaySession, guild: GuildRecord, channelId: string | null, flags: { selfMute: boolean; selfDeaf: boolean }): void {
+    const { bot, payloads } = this.#w;
     const previous = guild.voiceStates.get(bot.id);
     const state: VoiceStateRecord = {
-      guildId: guild.id, channelId, userId: bot.id, sessionId: session.id, selfMute: d.self_mute === true,
-      selfDeaf: d.self_deaf === true, selfVideo: false, mute: false, deaf: false,
+      guildId: guild.id, channelId, userId: bot.id, sessionId: session.id, selfMute: flags.selfMute, selfDeaf: flags.selfDeaf,
+      selfVideo: false, mute: false, deaf: false,
     };
     guild.voiceStates.set(bot.id, state);
     this.dispatch('VOICE_STATE_UPDATE', Intent.GuildVoiceStates, () => payloads.voiceState(state, true));
-    if (channelId !== null && !previous?.channelId) {
-      this.#emit(session, 'VOICE_SERVER_UPDATE', {
-        token: options.voiceToken ?? randomBytes(8).toString('hex'),
-        guild_id: guild.id,
-        endpoint: options.voiceEndpoint,
-      });
+    // Every channel entered is a new voice session (a new token, maybe another server); staying put is not.
+    if (channelId !== null && previous?.channelId !== channelId) {
+      this.#emit(session, 'VOICE_SERVER_UPDATE', voiceServerUpdate(this.#w, guild.id, channelId));
     }
     this.#w.changed();
   }

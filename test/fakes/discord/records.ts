@@ -69,6 +69,8 @@ export interface ChannelRecord {
   nsfw: boolean;
   permissionOverwrites: PermissionOverwrite[];
   rateLimitPerUser: number;
+  /** Voice channels: how many may be in it at once (0: no limit). */
+  userLimit: number;
   lastMessageId: string | null;
   /** DM recipients (the other user); empty for guild channels. */
   recipientIds: string[];

@@ -23,6 +23,7 @@ export interface NewChannel {
   permissionOverwrites?: PermissionOverwrite[];
   recipientIds?: string[];
   ownerId?: string | null;
+  userLimit?: number;
   id?: string;
 }
 
@@ -100,6 +101,7 @@ export class Store {
       nsfw: false,
       permissionOverwrites: input.permissionOverwrites ?? [],
       rateLimitPerUser: 0,
+      userLimit: input.userLimit ?? 0,
       lastMessageId: null,
       recipientIds: input.recipientIds ?? [],
       ownerId: input.ownerId ?? null,

@@ -3,6 +3,7 @@ import type { Payloads } from './builders.ts';
 import type { RateLimitConfig } from './rate-limiter.ts';
 import type { Json, UserRecord } from './records.ts';
 import type { Store } from './store.ts';
+import type { VoiceServerAddress } from './voice-states.ts';
 
 export interface Receiver {
   intents: number;
@@ -27,6 +28,8 @@ export interface ResolvedOptions {
   privilegedIntents: number;
   voiceEndpoint: string;
   voiceToken: string | null;
+  /** Voice servers of single channels, taking the place of the default one above. */
+  voiceServers: Map<string, VoiceServerAddress>;
   recommendedShards: number;
   maxConcurrency: number;
   /** The shard count IDENTIFY must name, when the test fixes one. */
