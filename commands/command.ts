@@ -14,17 +14,30 @@ export interface CommandAttachment {
   fetch(): Promise<Buffer>;
 }
 
+/** What an option holds; a channel option holds the channel's platform id. */
 export type OptionValue = string | number | boolean | CommandAttachment;
+
+/** Kinds of channel a channel option accepts: text (and announcement) channels, threads, voice (and stage) channels. */
+export type ChannelKind = 'text' | 'thread' | 'voice';
 
 export interface CommandOption {
   name: string;
   description: string;
-  type: 'string' | 'integer' | 'boolean' | 'attachment';
+  type: 'string' | 'integer' | 'boolean' | 'attachment' | 'channel';
   required?: boolean;
   choices?: ReadonlyArray<{ name: string; value: string }>;
   maxLength?: number;
   minValue?: number;
   maxValue?: number;
+  /** The kinds a channel option offers. */
+  channelKinds?: readonly ChannelKind[];
+}
+
+/** An action picked first (`/narrate stop`), with options of its own. */
+export interface CommandSubcommand {
+  name: string;
+  description: string;
+  options: readonly CommandOption[];
 }
 
 /** A file a command sends back; `voiceMessage` asks the platform to show it as a native voice message. */
@@ -48,6 +61,9 @@ export interface CommandContext {
   invocationId: string;
   user: { id: string; displayName: string; isAdmin: boolean };
   isDirect: boolean;
+  /** The action picked, for a command with subcommands (always one of them). */
+  subcommand?: string;
+  /** The options given (of the subcommand picked, if any). */
   options: ReadonlyMap<string, OptionValue>;
   /** Largest file this reply may carry. */
   uploadLimitBytes: number;
@@ -73,7 +89,10 @@ export interface CommandServices {
 export interface CommandDefinition {
   name: string;
   description: string;
+  /** Empty for a command with subcommands (platforms take either, not both). */
   options: readonly CommandOption[];
+  /** Actions to pick from first, each with its own options; `run` sees the pick as `ctx.subcommand`. */
+  subcommands?: readonly CommandSubcommand[];
   /** Only server/workspace administrators may run it. */
   adminOnly?: boolean;
   /** Slower than the platform's acknowledgement window: the adapter defers before `run`. */
@@ -83,6 +102,12 @@ export interface CommandDefinition {
   /** Only meaningful where the bot can join voice channels (`ctx.voice`); platforms without them leave it out. */
   voiceChannels?: boolean;
   run(ctx: CommandContext, services: CommandServices): Promise<void>;
+}
+
+/** The options a command takes once `subcommand` is picked (its own options when it has no subcommands). */
+export function optionsOf(definition: CommandDefinition, subcommand?: string): readonly CommandOption[] {
+  if (!definition.subcommands) return definition.options;
+  return definition.subcommands.find((s) => s.name === subcommand)?.options ?? [];
 }
 
 export function stringOption(ctx: CommandContext, name: string): string | undefined {

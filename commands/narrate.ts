@@ -1,25 +1,28 @@
 import { stringOption, type CommandDefinition } from './command.ts';
 import { VOICE_CHOICES, voiceId } from './say.ts';
 
-const ACTIONS = [
-  { name: 'Start reading new messages aloud', value: 'start' },
-  { name: 'Stop', value: 'stop' },
-] as const;
-
 export const narrate: CommandDefinition = {
   name: 'narrate',
   description: "Read a text channel's new messages aloud in your voice channel",
   voiceChannels: true,
   slow: true,
-  options: [
-    { name: 'action', description: 'Start or stop', type: 'string', required: true, choices: ACTIONS },
-    { name: 'channel', description: 'Text channel to read, e.g. #general (default: this one)', type: 'string', maxLength: 100 },
-    { name: 'voice', description: "Narration voice (kept as the server's default)", type: 'string', choices: VOICE_CHOICES },
-    { name: 'style', description: 'Delivery, e.g. "calm" or "speed up" (kept as the server\'s default)', type: 'string', maxLength: 100 },
+  options: [],
+  subcommands: [
+    {
+      name: 'start',
+      description: 'Start reading new messages aloud in your voice channel',
+      options: [
+        // A voice channel's own chat is where people without a microphone usually type.
+        { name: 'channel', description: "Channel to read, a thread or a voice channel's chat (default: this one)", type: 'channel', channelKinds: ['text', 'thread', 'voice'] },
+        { name: 'voice', description: "Narration voice (kept as the server's default)", type: 'string', choices: VOICE_CHOICES },
+        { name: 'style', description: 'Delivery, e.g. "calm" or "speed up" (kept as the server\'s default)', type: 'string', maxLength: 100 },
+      ],
+    },
+    { name: 'stop', description: 'Stop reading aloud', options: [] },
   ],
   async run(ctx, services) {
     if (!ctx.voice) return ctx.reply('Narration works in server voice channels only.');
-    if (stringOption(ctx, 'action') === 'stop') {
+    if (ctx.subcommand === 'stop') {
       return ctx.reply((await ctx.voice.stopNarration()) ? '🔇 Narration stopped.' : 'Narration is not running.');
     }
     const voice = stringOption(ctx, 'voice');
@@ -31,7 +34,7 @@ export const narrate: CommandDefinition = {
     await ctx.reply(
       `🎙️ Reading new messages of #${started.textChannelName} aloud in 🔊 ${started.voiceChannelName}` +
         (started.style ? ` (style: ${started.style})` : '') +
-        '. Bots and commands are skipped; `/narrate action:stop` ends it.',
+        '. Bots and commands are skipped; `/narrate stop` ends it.',
     );
   },
 };

@@ -1,4 +1,4 @@
-import { PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
+import { ApplicationCommandOptionType, PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
 import type { CommandContext, OptionValue } from '../../commands/command.ts';
 import type { Core } from '../../src/core.ts';
 import type { Logger } from '../../src/log/logger.ts';
@@ -21,9 +21,12 @@ export interface CommandContextDeps {
   voice?: DiscordVoice;
 }
 
+/** The options given, those of the subcommand when one was picked (Herald has no subcommand groups). */
 function optionValues(interaction: ChatInputCommandInteraction): Map<string, OptionValue> {
   const values = new Map<string, OptionValue>();
-  for (const option of interaction.options.data) {
+  const [first] = interaction.options.data;
+  const given = first?.type === ApplicationCommandOptionType.Subcommand ? (first.options ?? []) : interaction.options.data;
+  for (const option of given) {
     const attachment = option.attachment;
     if (attachment) {
       values.set(option.name, {
@@ -66,6 +69,7 @@ export function commandContext(interaction: ChatInputCommandInteraction, deps: C
   const isAdmin = !interaction.inGuild() ||
     (interaction.memberPermissions?.any([PermissionFlagsBits.ManageGuild, PermissionFlagsBits.Administrator]) ?? false);
   const options = optionValues(interaction);
+  const subcommand = interaction.options.getSubcommand(false);
   const voice = deps.voice?.controlFor({ guildId: interaction.guildId, channelId: interaction.channelId, userId: interaction.user.id });
   return {
     platform: 'discord',
@@ -75,6 +79,7 @@ export function commandContext(interaction: ChatInputCommandInteraction, deps: C
     invocationId: interaction.id,
     user: { id: interaction.user.id, displayName: memberName(interaction), isAdmin },
     isDirect: !interaction.inGuild(),
+    ...(subcommand !== null && { subcommand }),
     options,
     uploadLimitBytes,
     voiceMessages: true,

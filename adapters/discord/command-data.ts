@@ -2,14 +2,23 @@ import {
   ApplicationCommandOptionType,
   ApplicationCommandType,
   ApplicationIntegrationType,
+  ChannelType,
   InteractionContextType,
   PermissionFlagsBits,
   type APIApplicationCommandBasicOption,
+  type APIApplicationCommandOption,
+  type APIApplicationCommandSubcommandOption,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
-import type { CommandDefinition, CommandOption } from '../../commands/command.ts';
+import type { ChannelKind, CommandDefinition, CommandOption, CommandSubcommand } from '../../commands/command.ts';
 
 const DESCRIPTION_LIMIT = 100;
+
+const CHANNEL_TYPES = {
+  text: [ChannelType.GuildText, ChannelType.GuildAnnouncement],
+  thread: [ChannelType.PublicThread, ChannelType.PrivateThread, ChannelType.AnnouncementThread],
+  voice: [ChannelType.GuildVoice, ChannelType.GuildStageVoice],
+} as const satisfies Record<ChannelKind, readonly ChannelType[]>;
 
 function description(text: string): string {
   return text.length > DESCRIPTION_LIMIT ? `${text.slice(0, DESCRIPTION_LIMIT - 1)}…` : text;
@@ -36,20 +45,42 @@ function optionData(option: CommandOption): APIApplicationCommandBasicOption {
       return { ...base, type: ApplicationCommandOptionType.Boolean };
     case 'attachment':
       return { ...base, type: ApplicationCommandOptionType.Attachment };
+    case 'channel':
+      return {
+        ...base,
+        type: ApplicationCommandOptionType.Channel,
+        ...(option.channelKinds && { channel_types: option.channelKinds.flatMap((kind) => CHANNEL_TYPES[kind]) }),
+      };
   }
 }
 
+/** Required options first: Discord's rule. */
+function optionList(options: readonly CommandOption[]): APIApplicationCommandBasicOption[] {
+  return [...options].sort((a, b) => Number(b.required ?? false) - Number(a.required ?? false)).map(optionData);
+}
+
+function subcommandData(subcommand: CommandSubcommand): APIApplicationCommandSubcommandOption {
+  return {
+    type: ApplicationCommandOptionType.Subcommand,
+    name: subcommand.name,
+    description: description(subcommand.description),
+    ...(subcommand.options.length > 0 && { options: optionList(subcommand.options) }),
+  };
+}
+
 /**
- * A command definition as a Discord slash command: required options first (Discord's rule), usable in servers
- * and in direct messages with Herald; administrator commands hidden from members without Manage Server.
+ * A command definition as a Discord slash command (subcommands as SUB_COMMAND options), usable in servers and in
+ * direct messages with Herald; administrator commands hidden from members without Manage Server.
  */
 export function commandData(definition: CommandDefinition): RESTPostAPIChatInputApplicationCommandsJSONBody {
-  const options = [...definition.options].sort((a, b) => Number(b.required ?? false) - Number(a.required ?? false));
+  const options: APIApplicationCommandOption[] = definition.subcommands
+    ? definition.subcommands.map(subcommandData)
+    : optionList(definition.options);
   return {
     type: ApplicationCommandType.ChatInput,
     name: definition.name,
     description: description(definition.description),
-    options: options.map(optionData),
+    options,
     contexts: [InteractionContextType.Guild, InteractionContextType.BotDM],
     integration_types: [ApplicationIntegrationType.GuildInstall],
     ...(definition.adminOnly && { default_member_permissions: PermissionFlagsBits.ManageGuild.toString() }),

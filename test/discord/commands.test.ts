@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerCommands } from '../../adapters/discord/index.ts';
 import { commands } from '../../commands/index.ts';
-import { MessageFlag, type InteractionRecord, type Json } from '../fakes/discord/index.ts';
+import { MessageFlag, Permission, type InteractionRecord, type Json } from '../fakes/discord/index.ts';
 import { startHarness, type Harness } from './harness.ts';
 
 const fixture = (path: string) => readFileSync(new URL(`../fixtures/${path}`, import.meta.url));
@@ -19,9 +19,9 @@ describe('discord: slash commands', () => {
   });
 
   /** Runs a command and waits until Herald has finished answering it. */
-  async function run(name: string, options: Record<string, unknown> = {}, userId?: string): Promise<InteractionRecord> {
+  async function run(name: string, options: Record<string, unknown> = {}, userId?: string, subcommand?: string): Promise<InteractionRecord> {
     const before = h.finished;
-    const record = h.fake.invokeCommand({ name, options: options as never, ...(userId && { userId }) });
+    const record = h.fake.invokeCommand({ name, options: options as never, ...(userId && { userId }), ...(subcommand && { subcommand }) });
     await h.repliesFinished(before + 1);
     return record;
   }
@@ -37,7 +37,20 @@ describe('discord: slash commands', () => {
     expect(h.fake.commands().map((c) => c.id)).toEqual(ids);
     const settings = h.fake.commands().find((c) => c.name === 'settings')!;
     expect(settings.default_member_permissions).toBe('32');
-    expect((settings.options as Json[]).map((o) => o.name)).toContain('voice_notes');
+    const voiceNotes = (settings.options as Json[]).find((o) => o.name === 'voice_notes')!;
+    expect((voiceNotes.choices as Json[]).map((c) => c.value)).toEqual(['always', 'when-asked', 'off']);
+    const narrate = h.fake.commands().find((c) => c.name === 'narrate')!;
+    expect(narrate.options).toEqual([
+      {
+        type: 1, name: 'start', description: 'Start reading new messages aloud in your voice channel',
+        options: [
+          expect.objectContaining({ type: 7, name: 'channel', required: false, channel_types: [0, 5, 11, 12, 10, 2, 13] }),
+          expect.objectContaining({ type: 3, name: 'voice' }),
+          expect.objectContaining({ type: 3, name: 'style', max_length: 100 }),
+        ],
+      },
+      { type: 1, name: 'stop', description: 'Stop reading aloud' },
+    ]);
     const ask = h.fake.commands().find((c) => c.name === 'ask')!;
     expect(ask.default_member_permissions).toBeNull();
     expect((ask.options as Json[])[0]).toMatchObject({ name: 'question', type: 3, required: true, max_length: 4000 });
@@ -117,6 +130,22 @@ describe('discord: slash commands', () => {
     expect(note.content).toBe('🧠 Reasoning');
     expect(note.attachments.map((a) => a.filename)).toEqual(['reasoning.md']);
     expect(note.attachments[0]!.bytes.length).toBeGreaterThan(0);
+  });
+
+  it('/narrate takes start or stop, and start a channel picked from the list', async () => {
+    const bob = h.fake.users.bob.id;
+    const stop = await run('narrate', {}, bob, 'stop');
+    expect(original(stop).content).toBe('Narration is not running.');
+    const secret = h.fake.addChannel({
+      name: 'secret',
+      permissionOverwrites: [{ id: h.fake.botUser.id, type: 1, allow: '0', deny: Permission.ViewChannel.toString() }],
+    });
+    h.fake.setVoiceState({ userId: bob, channelId: h.fake.voiceChannel.id });
+    const guild = h.bot.client.guilds.cache.get(h.fake.guild.id)!;
+    await h.fake.waitFor(() => guild.voiceStates.cache.get(bob)?.channelId === h.fake.voiceChannel.id && guild.channels.cache.has(secret.id));
+    const start = await run('narrate', { channel: secret.id }, bob, 'start');
+    expect(original(start).content).toBe("⚠️ I can't see #secret. A server admin can give me **View Channel** there.");
+    h.fake.setVoiceState({ userId: bob, channelId: null });
   });
 
   it('/reset forgets the channel conversation and /usage reports what was used', async () => {

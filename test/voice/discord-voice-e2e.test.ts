@@ -115,8 +115,8 @@ describe('Discord voice end to end: fake Discord, fake voice server with DAVE, t
   });
 
   it('narrates new messages of the text channel, skipping bots and commands', async () => {
-    fake.invokeCommand({ name: 'narrate', options: { action: 'start' } });
-    await waitForReply('🎙️ Reading new messages of #general aloud in 🔊 Voice. Bots and commands are skipped; `/narrate action:stop` ends it.');
+    fake.invokeCommand({ name: 'narrate', subcommand: 'start' });
+    await waitForReply('🎙️ Reading new messages of #general aloud in 🔊 Voice. Bots and commands are skipped; `/narrate stop` ends it.');
     const before = emu.requests.length;
     fake.sendMessage({ channelId: fake.textChannel.id, authorId: fake.users.bob.id, content: '!roll d20' });
     fake.sendMessage({ channelId: fake.textChannel.id, authorId: fake.users.bob.id, content: 'Good evening, friends', attachments: [
@@ -125,13 +125,13 @@ describe('Discord voice end to end: fake Discord, fake voice server with DAVE, t
     await fake.waitFor(() => emu.requests.length > before, 5_000);
     const spoken = emu.requests.slice(before).map((r) => (r.body as { messages: { content: string }[] }).messages.at(-1)!.content);
     expect(spoken).toEqual(['Bob says: Good evening, friends. And an image.']);
-    fake.invokeCommand({ name: 'narrate', options: { action: 'stop' } });
+    fake.invokeCommand({ name: 'narrate', subcommand: 'stop' });
     await waitForReply('🔇 Narration stopped.');
   });
 
   it('leaves the voice channel, ending narration, when the last person leaves it', async () => {
-    fake.invokeCommand({ name: 'narrate', options: { action: 'start', style: 'calm' } });
-    await waitForReply('🎙️ Reading new messages of #general aloud in 🔊 Voice (style: calm). Bots and commands are skipped; `/narrate action:stop` ends it.');
+    fake.invokeCommand({ name: 'narrate', subcommand: 'start', options: { style: 'calm' } });
+    await waitForReply('🎙️ Reading new messages of #general aloud in 🔊 Voice (style: calm). Bots and commands are skipped; `/narrate stop` ends it.');
     fake.setVoiceState({ userId: fake.users.alice.id, channelId: null });
     await fake.waitFor(() => fake.voiceRequests.at(-1)?.channelId === null, 5_000);
     const before = { speech: emu.requests.length, joins: fake.voiceRequests.length };

@@ -144,14 +144,14 @@ describe('/stop, /skip and /narrate', () => {
 
   it('narrate starts with the chosen channel, voice and style, and stops', async () => {
     const voice = new FakeVoice();
-    const start = context({ action: 'start', channel: '#general', voice: 'zh', style: 'calm' }, voice);
-    await runCommand(narrate, start.ctx, services);
-    expect(voice.narration).toEqual({ channel: '#general', voice: 'default_zh', style: 'calm' });
+    const start = context({ channel: '123456789012345678', voice: 'zh', style: 'calm' }, voice);
+    await runCommand(narrate, { ...start.ctx, subcommand: 'start' }, services);
+    expect(voice.narration).toEqual({ channel: '123456789012345678', voice: 'default_zh', style: 'calm' });
     expect(start.replies).toEqual([
-      '🎙️ Reading new messages of #general aloud in 🔊 Lounge (style: calm). Bots and commands are skipped; `/narrate action:stop` ends it.',
+      '🎙️ Reading new messages of #general aloud in 🔊 Lounge (style: calm). Bots and commands are skipped; `/narrate stop` ends it.',
     ]);
-    const end = context({ action: 'stop' }, voice);
-    await runCommand(narrate, end.ctx, services);
+    const end = context({}, voice);
+    await runCommand(narrate, { ...end.ctx, subcommand: 'stop' }, services);
     expect(end.replies).toEqual(['🔇 Narration stopped.']);
   });
 });
