@@ -23,6 +23,7 @@ export interface SlashInvocation {
 
 export interface CommandContextInput {
   invocation: SlashInvocation;
+  subcommand?: string;
   options: ReadonlyMap<string, OptionValue>;
   displayName: string;
   isAdmin: boolean;
@@ -44,6 +45,7 @@ export function slackCommandContext(rt: SlackRuntime, input: CommandContextInput
     invocationId: invocation.triggerId,
     user: { id: invocation.userId, displayName: input.displayName, isAdmin: input.isAdmin },
     isDirect: invocation.isDirect,
+    ...(input.subcommand !== undefined && { subcommand: input.subcommand }),
     options: input.options,
     uploadLimitBytes: rt.core.config.media.uploadLimitBytes,
     voiceMessages: false,

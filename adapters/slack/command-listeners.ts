@@ -4,7 +4,7 @@
  * into the thread of a message that shows who asked what, so follow-ups there continue the conversation.
  */
 import type { App, RespondFn, SlashCommand } from '@slack/bolt';
-import type { CommandDefinition, OptionValue } from '../../commands/command.ts';
+import { optionsOf, type CommandDefinition, type OptionValue } from '../../commands/command.ts';
 import { commands } from '../../commands/index.ts';
 import { runCommand } from '../../commands/run-command.ts';
 import { escapeMrkdwn } from './mrkdwn.ts';
@@ -34,7 +34,7 @@ async function runSlashCommand(rt: SlackRuntime, definition: CommandDefinition, 
   const options = new Map<string, OptionValue>(parsed.options);
   const isDirect = command.channel_id.startsWith('D');
 
-  for (const option of definition.options) {
+  for (const option of optionsOf(definition, parsed.subcommand)) {
     if (option.type !== 'attachment' || !option.required) continue;
     const wanted: WantedKind = option.name === 'image' ? 'image' : 'audio';
     let file;
@@ -61,7 +61,9 @@ async function runSlashCommand(rt: SlackRuntime, definition: CommandDefinition, 
     rt.users.get(command.user_id),
     definition.adminOnly ? rt.users.isAdmin(command.user_id) : Promise.resolve(false),
   ]);
-  const ctx = slackCommandContext(rt, { invocation, options, displayName: person.displayName, isAdmin, respond });
+  const ctx = slackCommandContext(rt, {
+    invocation, subcommand: parsed.subcommand, options, displayName: person.displayName, isAdmin, respond,
+  });
   await runCommand(definition, ctx, rt.core);
   if (invocation.threadTs) await rt.threads.remember(rt.identity.teamId, command.channel_id, invocation.threadTs);
 }

@@ -1,39 +1,66 @@
 /**
  * Slack slash commands carry one line of text. Herald reads options from it as `--name=value`, `--flag` and
  * `--no-flag` (names from the command's definition, `-` or `_` alike); the rest of the text is the command's main
- * option, e.g. `/ask --search what happened today?` or `/say --voice=zh --style="slow down" 你好`.
+ * option, e.g. `/ask --search what happened today?` or `/say --voice=zh --style="slow down" 你好`. A command with
+ * subcommands takes one as its first word (`/narrate stop`), and a channel option a channel Slack linked
+ * (`<#C123|general>`, what `#general` becomes in a command whose manifest entry has should_escape), anywhere.
  */
 import type { CommandDefinition, CommandOption, OptionValue } from '../../commands/command.ts';
 
-export type ParsedOptions = { options: Map<string, OptionValue> } | { error: string };
+export type ParsedOptions = { subcommand?: string; options: Map<string, OptionValue> } | { error: string };
 
 const FLAG = /(^|\s)--(no-)?([A-Za-z][\w-]*)(?:=(?:"([^"]*)"|“([^”]*)”|'([^']*)'|(\S+)))?(?=\s|$)/g;
+const CHANNEL_MENTION = /<#([CGD][A-Z0-9]+)(?:\|[^>]*)?>/;
+const CHANNEL_ID = /^[CGD][A-Z0-9]{8,}$/;
+/** `#general` as typed, when Slack did not turn it into a link. */
+const CHANNEL_NAME = /(^|\s)#([a-z0-9_-]*[a-z][a-z0-9_-]*)(?=\s|$)/;
 
-/** The option the free text fills: the command's first text option, unless that one is a choice. */
-export function mainOption(definition: CommandDefinition): CommandOption | undefined {
-  const first = definition.options.find((o) => o.type === 'string');
+/** The option the free text fills: the first text option, unless that one is a choice. */
+function mainOption(options: readonly CommandOption[]): CommandOption | undefined {
+  const first = options.find((o) => o.type === 'string');
   return first && !first.choices ? first : undefined;
 }
 
-export function usageLine(definition: CommandDefinition): string {
-  const main = mainOption(definition);
-  const parts = [`/${definition.name}`];
+function usageOf(invocation: string, options: readonly CommandOption[]): string {
+  const main = mainOption(options);
+  const parts = [invocation];
   if (main) parts.push(main.required ? `<${main.name}>` : `[${main.name}]`);
-  for (const option of definition.options) {
+  for (const option of options) {
     if (option === main || option.type === 'attachment') continue;
     const name = option.name.replace(/_/g, '-');
-    if (option.type === 'boolean') parts.push(`[--${name} | --no-${name}]`);
+    if (option.type === 'channel') parts.push(option.required ? `<#${name}>` : `[#${name}]`);
+    else if (option.type === 'boolean') parts.push(`[--${name} | --no-${name}]`);
     else if (option.choices) parts.push(`[--${name}=${option.choices.map((c) => c.value).join('|')}]`);
     else parts.push(`[--${name}=…]`);
   }
   return parts.join(' ');
 }
 
+/** How to use a command: one line, or for a command with subcommands a line per subcommand with what it does. */
+export function usageLine(definition: CommandDefinition): string {
+  if (!definition.subcommands) return usageOf(`/${definition.name}`, definition.options);
+  return definition.subcommands
+    .map((s) => `• ${usageOf(`/${definition.name} ${s.name}`, s.options)} — ${s.description}`)
+    .join('\n');
+}
+
 export function parseCommandText(definition: CommandDefinition, text: string): ParsedOptions {
+  if (!definition.subcommands) return parseOptions(`/${definition.name}`, definition.options, text);
+  const word = /^\s*(\S+)/.exec(text)?.[1];
+  const subcommand = definition.subcommands.find((s) => s.name === word?.toLowerCase());
+  if (!subcommand) {
+    const unknown = word !== undefined && word.toLowerCase() !== 'help' ? `“${word}” is not something /${definition.name} does. ` : '';
+    return { error: `${unknown}Tell /${definition.name} what to do first:\n${usageLine(definition)}` };
+  }
+  const parsed = parseOptions(`/${definition.name} ${subcommand.name}`, subcommand.options, text.replace(/^\s*\S+/, ''));
+  return 'error' in parsed ? parsed : { subcommand: subcommand.name, options: parsed.options };
+}
+
+function parseOptions(invocation: string, definitions: readonly CommandOption[], text: string): ParsedOptions {
   const options = new Map<string, OptionValue>();
-  const byName = new Map(definition.options.map((o) => [o.name.replace(/-/g, '_').toLowerCase(), o]));
+  const byName = new Map(definitions.map((o) => [o.name.replace(/-/g, '_').toLowerCase(), o]));
   let problem: string | undefined;
-  const rest = text.replace(FLAG, (whole, lead: string, negated: string | undefined, rawName: string, ...quoted: Array<string | undefined>) => {
+  let rest = text.replace(FLAG, (whole, lead: string, negated: string | undefined, rawName: string, ...quoted: Array<string | undefined>) => {
     const option = byName.get(rawName.replace(/-/g, '_').toLowerCase());
     if (!option || option.type === 'attachment') return whole;
     const value = quoted.slice(0, 4).find((v) => v !== undefined);
@@ -43,16 +70,28 @@ export function parseCommandText(definition: CommandDefinition, text: string): P
     return lead;
   });
   if (problem) return { error: problem };
-  const main = mainOption(definition);
+  const usage = usageOf(invocation, definitions);
+  for (const option of definitions) {
+    if (option.type !== 'channel' || options.has(option.name)) continue;
+    const mention = CHANNEL_MENTION.exec(rest);
+    if (mention) {
+      options.set(option.name, mention[1]!);
+      rest = rest.replace(mention[0], ' ');
+    } else {
+      const unlinked = CHANNEL_NAME.exec(rest)?.[2];
+      if (unlinked) return { error: `Slack did not link #${unlinked} to a channel: type # and pick the channel from Slack's list. ${usage}` };
+    }
+  }
+  const main = mainOption(definitions);
   const free = rest.replace(/\s+/g, ' ').trim();
   if (main && free !== '') {
     if (main.maxLength !== undefined && free.length > main.maxLength) return { error: `The ${main.name} can be at most ${main.maxLength} characters.` };
     options.set(main.name, free);
   } else if (free !== '') {
-    return { error: `/${definition.name} takes no text besides its options: ${usageLine(definition)}` };
+    return { error: `${invocation} takes no text besides its options: ${usage}` };
   }
-  const missing = definition.options.find((o) => o.required && o.type !== 'attachment' && !options.has(o.name));
-  if (missing) return { error: `Please add the ${missing.name}: ${usageLine(definition)}` };
+  const missing = definitions.find((o) => o.required && o.type !== 'attachment' && !options.has(o.name));
+  if (missing) return { error: `Please add the ${missing.name}: ${usage}` };
   return { options };
 }
 
@@ -65,6 +104,10 @@ function optionValue(option: CommandOption, value: string | undefined, negated: 
     return { error: `${flag} is on or off, not “${value}”.` };
   }
   if (negated || value === undefined || value === '') return { error: `${flag} needs a value, like ${flag}=…` };
+  if (option.type === 'channel') {
+    const id = new RegExp(`^${CHANNEL_MENTION.source}$`).exec(value)?.[1] ?? (CHANNEL_ID.test(value) ? value : undefined);
+    return id === undefined ? { error: `${flag} takes a channel: type # and pick it from Slack's list.` } : { value: id };
+  }
   if (option.type === 'integer') {
     const n = Number(value);
     if (!Number.isInteger(n)) return { error: `${flag} must be a whole number.` };

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ask } from '../../commands/ask.ts';
 import type { CommandDefinition } from '../../commands/command.ts';
 import { describe as describeCommand } from '../../commands/describe.ts';
+import { narrate } from '../../commands/narrate.ts';
 import { say } from '../../commands/say.ts';
 import { settings } from '../../commands/settings.ts';
 import { transcribe } from '../../commands/transcribe.ts';
@@ -66,5 +67,53 @@ describe('slash command text', () => {
     };
     expect(usageLine(speak)).toBe('/speak <text> [--voice=a|b] [--max-seconds=…]');
     expect(options(parseCommandText(speak, '--max-seconds=12 hi'))).toEqual({ max_seconds: 12, text: 'hi' });
+  });
+
+  it('takes a subcommand as the first word and explains the choices when it is missing or wrong', () => {
+    expect(parseCommandText(narrate, 'STOP')).toEqual({ subcommand: 'stop', options: new Map() });
+    expect(parseCommandText(narrate, ' start --voice=zh --style=calm')).toEqual({
+      subcommand: 'start',
+      options: new Map([['voice', 'zh'], ['style', 'calm']]),
+    });
+    const choices =
+      'Tell /narrate what to do first:\n' +
+      '• /narrate start [#channel] [--voice=default|zh|en] [--style=…] — Start reading new messages aloud in your voice channel\n' +
+      '• /narrate stop — Stop reading aloud';
+    expect(parseCommandText(narrate, '')).toEqual({ error: choices });
+    expect(parseCommandText(narrate, 'help')).toEqual({ error: choices });
+    expect(parseCommandText(narrate, '--voice=zh start')).toEqual({ error: `“--voice=zh” is not something /narrate does. ${choices}` });
+    expect(parseCommandText(narrate, 'stop now')).toEqual({ error: '/narrate stop takes no text besides its options: /narrate stop' });
+  });
+
+  it('reads a channel Slack linked, anywhere in the text or as --name=, and leaves links alone where no channel is taken', () => {
+    expect(parseCommandText(narrate, 'start <#C0123ABCDE|general> --style=calm')).toEqual({
+      subcommand: 'start',
+      options: new Map([['style', 'calm'], ['channel', 'C0123ABCDE']]),
+    });
+    expect(options(parseCommandText(narrate, 'start --channel=<#G0123ABCDE>'))).toEqual({ channel: 'G0123ABCDE' });
+    const digest: CommandDefinition = {
+      name: 'digest',
+      description: 'test',
+      options: [
+        { name: 'topic', description: 'what', type: 'string' },
+        { name: 'source', description: 'where from', type: 'channel', required: true },
+      ],
+      run: async () => {},
+    };
+    expect(usageLine(digest)).toBe('/digest [topic] <#source>');
+    expect(options(parseCommandText(digest, 'pricing in <#C0123ABCDE|sales> and <#C0456ABCDE|ops>'))).toEqual({
+      source: 'C0123ABCDE',
+      topic: 'pricing in and <#C0456ABCDE|ops>',
+    });
+    expect(parseCommandText(digest, 'pricing')).toEqual({ error: 'Please add the source: /digest [topic] <#source>' });
+    expect(options(parseCommandText(ask, 'what is <#C0123ABCDE|general> for?'))).toEqual({ question: 'what is <#C0123ABCDE|general> for?' });
+  });
+
+  it('explains a channel Slack did not link', () => {
+    const error = (r: ReturnType<typeof parseCommandText>) => ('error' in r ? r.error : 'no error');
+    expect(error(parseCommandText(narrate, 'start #general'))).toBe(
+      "Slack did not link #general to a channel: type # and pick the channel from Slack's list. /narrate start [#channel] [--voice=default|zh|en] [--style=…]",
+    );
+    expect(error(parseCommandText(narrate, 'start --channel=general'))).toBe("--channel takes a channel: type # and pick it from Slack's list.");
   });
 });
