@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { CommandContext, CommandServices, OptionValue, OutgoingFile } from '../../commands/command.ts';
+import { optionsOf, type CommandContext, type CommandServices, type OptionValue, type OutgoingFile } from '../../commands/command.ts';
+import { commands } from '../../commands/index.ts';
+import { narrate } from '../../commands/narrate.ts';
 import { runCommand } from '../../commands/run-command.ts';
 import { say } from '../../commands/say.ts';
 import { settings } from '../../commands/settings.ts';
@@ -84,6 +86,22 @@ describe('/say', () => {
     await runCommand(say, context({ text: 'a long speech', format: 'wav' }), services);
     expect(uploads).toHaveLength(0);
     expect(replies.at(-1)).toMatch(/over this channel's upload limit of 0\.0 MB\. Try a shorter text or the voice-message format/);
+  });
+});
+
+describe('subcommands', () => {
+  it('a command with subcommands takes its options only through them', () => {
+    for (const command of commands.filter((c) => c.subcommands)) expect(command.options, command.name).toEqual([]);
+    expect(optionsOf(narrate, 'start').map((o) => [o.name, o.type])).toEqual([['channel', 'channel'], ['voice', 'string'], ['style', 'string']]);
+    expect(optionsOf(narrate, 'stop')).toEqual([]);
+    expect(optionsOf(settings)).toBe(settings.options);
+  });
+
+  it('/narrate outside a server says where it works, whichever subcommand', async () => {
+    const { services, replies, context } = harness();
+    await runCommand(narrate, { ...context({}), subcommand: 'start' }, services);
+    await runCommand(narrate, { ...context({}), subcommand: 'stop' }, services);
+    expect(replies).toEqual(['Narration works in server voice channels only.', 'Narration works in server voice channels only.']);
   });
 });
 

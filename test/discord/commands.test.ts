@@ -121,6 +121,15 @@ describe('discord: slash commands', () => {
     expect(await h.core.engine.getSettings({ platform: 'discord', workspaceId: h.fake.guild.id })).toEqual({ thinking: true });
   });
 
+  it('/settings voice_notes in a direct message says it is a server setting', async () => {
+    const before = h.finished;
+    const record = h.fake.invokeCommand({ name: 'settings', channelId: h.fake.dmChannel.id, options: { voice_notes: 'off' } });
+    await h.repliesFinished(before + 1);
+    expect(original(record).content).toMatch(
+      /^Settings for this channel — .*\n🎙️ Voice messages in direct messages are always transcribed and answered; voice_notes applies to servers\.$/,
+    );
+  });
+
   it("/ask shows the model's reasoning as a file only when asked to (thinking is on in this server now)", async () => {
     const plain = await run('ask', { question: 'why is the sky blue?' });
     expect(plain.followupIds).toHaveLength(0);
