@@ -6,7 +6,7 @@ import { startLiveSpeech, warmUpLiveSpeech, type LiveSpeech } from './live-speec
 import { skippedNotice } from './narration-text.ts';
 import type { SpeechOutcome, SpeechRequest } from './voice-control.ts';
 import { VoiceError } from './voice-error.ts';
-import type { VoiceJoiner, VoiceLink } from './voice-link.ts';
+import type { VoiceJoiner, VoiceLink, VoiceLoss } from './voice-link.ts';
 
 export interface QueuedSpeech {
   /** Narrated messages share a bounded backlog; requested speech waits its turn. */
@@ -29,8 +29,10 @@ export interface SpeechQueueOptions {
   maxNarrationBacklog: number;
   /** While true the bot stays in its channel when idle (narration is running). */
   keepConnected?(): boolean;
-  /** Told when the voice connection is gone for good (after the link's own rejoin attempts). */
-  onLost?(reason: string): void;
+  /** Told when the voice connection is gone for good (after the link's own rejoin attempts, or the bot was removed). */
+  onLost?(loss: VoiceLoss): void;
+  /** Told when someone moved the bot to another voice channel; the queue plays on there. */
+  onMoved?(channelId: string): void;
   opus?: OpusFrameStreamOptions;
 }
 
@@ -43,6 +45,7 @@ interface Entry extends QueuedSpeech {
 /**
  * One guild's speech: plays queued speeches one at a time in one voice channel, joining (or moving)
  * as needed, and leaves after an idle timeout. Guilds have separate queues, so one never waits for another.
+ * When someone moves the bot the queue follows it; when someone removes it, nothing waiting is played.
  */
 export class SpeechQueue {
   readonly #options: SpeechQueueOptions;
@@ -100,15 +103,13 @@ export class SpeechQueue {
 
   /** Ends the current speech and removes every waiting one; returns how many were affected. */
   stop(): number {
-    const removed = this.#waiting.splice(0);
-    for (const entry of removed) entry.settle({ status: 'stopped' });
-    this.#droppedNarration = 0;
+    const removed = this.#clearWaiting({ status: 'stopped' });
     const current = this.#current;
     if (current && !current.ending) {
       this.#end(current, 'stopped');
-      return removed.length + 1;
+      return removed + 1;
     }
-    return removed.length;
+    return removed;
   }
 
   /** Stops everything and leaves the voice channel now. */
@@ -139,6 +140,13 @@ export class SpeechQueue {
   /** Starts the idle countdown if nothing is playing, e.g. once narration has ended. */
   idle(): void {
     if (!this.#running && !this.busy) this.#scheduleIdle();
+  }
+
+  #clearWaiting(outcome: SpeechOutcome): number {
+    const removed = this.#waiting.splice(0);
+    for (const entry of removed) entry.settle(outcome);
+    this.#droppedNarration = 0;
+    return removed.length;
   }
 
   #trimNarrationBacklog(): void {
@@ -173,6 +181,7 @@ export class SpeechQueue {
 
   async #play(entry: Entry): Promise<SpeechOutcome> {
     let link: VoiceLink;
+    this.#linkLost = undefined;
     try {
       [link] = await Promise.all([this.#linkTo(entry.channelId), warmUpLiveSpeech(this.#options.opus)]);
     } catch (error) {
@@ -185,7 +194,6 @@ export class SpeechQueue {
     const request = this.#spokenRequest(entry);
     const live = startLiveSpeech((signal) => this.#options.synthesize({ ...request, signal }), this.#options.opus);
     entry.live = live;
-    this.#linkLost = undefined;
     await link.play(live.packets);
     live.cancel();
     const synthesis = await live.synthesis;
@@ -225,17 +233,30 @@ export class SpeechQueue {
         throw new VoiceError('The voice channel changed while I was joining it.', { code: 'connect_failed' });
       }
       this.#link = link;
-      link.onLost((reason) => {
-        if (this.#link !== link) return;
-        this.#link = undefined;
-        this.#linkLost = reason;
-        this.#options.logger.warn({ reason, channelId }, 'voice: connection lost');
-        this.#options.onLost?.(reason);
-      });
+      link.onLost((loss) => this.#onLost(link, loss));
+      link.onMoved((movedTo) => this.#onMoved(link, movedTo));
+      if (link.channelId !== channelId) this.#onMoved(link, link.channelId); // moved while joining
       return link;
     } finally {
       if (this.#joining === joining) this.#joining = undefined;
     }
+  }
+
+  #onLost(link: VoiceLink, loss: VoiceLoss): void {
+    if (this.#link !== link) return;
+    this.#link = undefined;
+    this.#linkLost = loss.reason;
+    this.#options.logger.warn({ reason: loss.reason, removed: loss.removed, channelId: link.channelId }, 'voice: connection lost');
+    // Playing what waits would join the channel again: after a removal, that pulls the bot back in.
+    if (loss.removed) this.#clearWaiting({ status: 'failed', message: loss.reason });
+    this.#options.onLost?.(loss);
+  }
+
+  #onMoved(link: VoiceLink, channelId: string): void {
+    if (this.#link !== link) return;
+    for (const entry of [this.#current, ...this.#waiting]) if (entry) entry.channelId = channelId;
+    this.#options.logger.info({ channelId }, 'voice: moved to another channel; the queue follows');
+    this.#options.onMoved?.(channelId);
   }
 
   #scheduleIdle(): void {

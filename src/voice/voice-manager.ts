@@ -176,6 +176,11 @@ export class VoiceManager {
         keepConnected: () => this.#narrations.has(guildId),
         // Narration must not pull the bot back into a call it was removed from.
         onLost: () => this.#narrations.delete(guildId),
+        // Nor pull it back out of a channel someone moved it to: it goes on there.
+        onMoved: (channelId) => {
+          const narration = this.#narrations.get(guildId);
+          if (narration) narration.voiceChannelId = channelId;
+        },
         opus,
       });
       this.#queues.set(guildId, queue);

@@ -4,6 +4,7 @@ import { DiscordVoiceLink, type DiscordVoiceLinkOptions } from '../../adapters/d
 import { opusFrameStream } from '../../src/media/speech/opus-frame-stream.ts';
 import { startLiveSpeech } from '../../src/voice/live-speech.ts';
 import { VoiceError } from '../../src/voice/voice-error.ts';
+import type { VoiceLoss } from '../../src/voice/voice-link.ts';
 import { snowflake, startFakeVoiceServer, type FakeVoiceServer } from '../fakes/discord-voice/index.ts';
 import { FakeSynth, silentLogger, tone } from './fakes.ts';
 
@@ -112,11 +113,11 @@ describe('DiscordVoiceLink against a fake Discord voice server', () => {
   it('gives up and reports the loss when the bot is disconnected from the channel', async () => {
     server = await startFakeVoiceServer({ users: [snowflake()] });
     link = await DiscordVoiceLink.join(joinOptions(server));
-    const lost = new Promise<string>((resolve) => link!.onLost(resolve));
+    const lost = new Promise<VoiceLoss>((resolve) => link!.onLost(resolve));
     const played = link.play(startLiveSpeech(async function* () { yield tone(5); }).packets);
     await server.waitForPackets(5, 3_000);
     server.dropConnection(4014);
-    expect(await lost).toBe('I was disconnected from the voice channel.');
+    expect(await lost).toEqual({ reason: 'I was disconnected from the voice channel.', removed: true });
     await played; // playback ends with the link
     expect(server.received.length).toBeLessThan(100);
   });

@@ -1,16 +1,17 @@
 import type { Readable } from 'node:stream';
 import pino from 'pino';
 import type { SpeechInput } from '../../src/capabilities/synthesize.ts';
-import type { VoiceLink } from '../../src/voice/voice-link.ts';
+import type { VoiceLink, VoiceLoss } from '../../src/voice/voice-link.ts';
 
 export const silentLogger = pino({ level: 'silent' });
 
-/** A voice link that reads packets as fast as they come and records them; the test can cut it. */
+/** A voice link that reads packets as fast as they come and records them; the test can cut or move it. */
 export class FakeLink implements VoiceLink {
-  readonly channelId: string;
+  channelId: string;
   readonly played: Buffer[][] = [];
   left = false;
-  #lost: ((reason: string) => void)[] = [];
+  #lost: ((loss: VoiceLoss) => void)[] = [];
+  #moved: ((channelId: string) => void)[] = [];
   #stop: (() => void) | undefined;
 
   constructor(channelId: string) {
@@ -45,14 +46,24 @@ export class FakeLink implements VoiceLink {
     this.#stop?.();
   }
 
-  onLost(listener: (reason: string) => void): void {
+  onLost(listener: (loss: VoiceLoss) => void): void {
     this.#lost.push(listener);
   }
 
-  /** The connection is gone for good: listeners hear it, playback ends. */
-  lose(reason: string): void {
-    for (const listener of this.#lost) listener(reason);
+  onMoved(listener: (channelId: string) => void): void {
+    this.#moved.push(listener);
+  }
+
+  /** The connection is gone for good (`removed`: someone disconnected the bot): listeners hear it, playback ends. */
+  lose(reason: string, removed = false): void {
+    for (const listener of this.#lost) listener({ reason, removed });
     this.#stop?.();
+  }
+
+  /** Someone moved the bot to another channel; playback goes on. */
+  move(channelId: string): void {
+    this.channelId = channelId;
+    for (const listener of this.#moved) listener(channelId);
   }
 }
 

@@ -141,6 +141,65 @@ describe('SpeechQueue', () => {
     expect(joiner.links[1]!.played[0]).toHaveLength(6);
   });
 
+  it('follows the bot when someone moves it: what waits, and speech asked for there, plays on without a new join; idle, it leaves', async () => {
+    const { synth, joiner, queue } = setup();
+    const first = queue.enqueue(say('before the move'));
+    const second = queue.enqueue(say('queued before the move'));
+    await synth.waitForRequests(1);
+    joiner.links[0]!.move('voice-2');
+    expect(queue.channelId).toBe('voice-2');
+    synth.requests[0]!.end();
+    expect(await first.finished).toEqual({ status: 'played' });
+    await synth.waitForRequests(2);
+    const third = queue.enqueue(say('asked in the new channel', 'voice-2'));
+    expect(third.ahead).toBe(1);
+    synth.requests[1]!.end();
+    await synth.waitForRequests(3);
+    synth.requests[2]!.end();
+    expect(await Promise.all([second.finished, third.finished])).toEqual([{ status: 'played' }, { status: 'played' }]);
+    expect(joiner.links.map((link) => [link.channelId, link.played.length])).toEqual([['voice-2', 3]]);
+    await vi.waitFor(() => expect(queue.busy).toBe(false));
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    queue.idle();
+    vi.advanceTimersByTime(60_000);
+    expect(joiner.links[0]!.left).toBe(true);
+  });
+
+  it('after a move, speech asked for in the old channel joins back there', async () => {
+    const { synth, joiner, queue } = setup();
+    const first = queue.enqueue(say('here'));
+    await synth.waitForRequests(1);
+    joiner.links[0]!.move('voice-2');
+    synth.requests[0]!.end();
+    await first.finished;
+    const back = queue.enqueue(say('back there', 'voice-1'));
+    await synth.waitForRequests(2);
+    synth.requests[1]!.end();
+    expect(await back.finished).toEqual({ status: 'played' });
+    expect(joiner.links.map((link) => [link.channelId, link.left])).toEqual([['voice-2', true], ['voice-1', false]]);
+  });
+
+  it('empties when someone removes the bot: every speech fails with the reason and nothing joins again by itself', async () => {
+    const { synth, joiner, queue } = setup();
+    const outcomes = [queue.enqueue(say('cut off')), queue.enqueue(say('waiting')), queue.enqueue(narrate('Alice says: hi.'))];
+    await synth.waitForRequests(1);
+    synth.requests[0]!.push(tone(0.2));
+    await vi.waitFor(() => expect(joiner.links[0]?.played[0]?.length).toBeGreaterThan(5));
+    joiner.links[0]!.lose('I was disconnected from the voice channel.', true);
+    const failed = { status: 'failed', message: 'I was disconnected from the voice channel.' };
+    expect(await Promise.all(outcomes.map((ticket) => ticket.finished))).toEqual([failed, failed, failed]);
+    await vi.waitFor(() => expect(queue.busy).toBe(false));
+    expect([queue.connected, queue.channelId, queue.skip(), queue.stop()]).toEqual([false, undefined, false, 0]);
+    expect({ joins: joiner.links.length, syntheses: synth.requests.length }).toEqual({ joins: 1, syntheses: 1 });
+
+    const later = queue.enqueue(say('asked again'));
+    expect(later.ahead).toBe(0);
+    await synth.waitForRequests(2);
+    synth.requests[1]!.end();
+    expect(await later.finished).toEqual({ status: 'played' });
+    expect(joiner.links).toHaveLength(2);
+  });
+
   it('moves to another channel when asked there while idle', async () => {
     const { synth, joiner, queue } = setup();
     const first = queue.enqueue(say('here', 'voice-1'));

@@ -175,6 +175,27 @@ describe('VoiceManager', () => {
     expect(platform.links).toHaveLength(1);
   });
 
+  it('follows the bot when someone moves it while narrating: narration, /say and leaving an emptied channel go by the new one', async () => {
+    const { platform, synth, control, manager: voices } = setup();
+    platform.userChannels.set('alice', 'voice-1');
+    await control('alice').startNarration({});
+    platform.links[0]!.link.move('voice-2');
+    platform.userChannels.set('alice', 'voice-2'); // moved along with the bot
+    platform.userChannels.set('bob', 'voice-1');
+    voices.narrate(message('still listening?'));
+    await synth.waitForRequests(1);
+    synth.requests[0]!.end();
+    const ticket = await control('alice').say({ text: 'hello from here' });
+    expect(ticket.channelName).toBe('Gaming');
+    await expect(control('bob').say({ text: 'come back' })).rejects.toThrow("I'm narrating #general in Gaming.");
+    voices.channelEmptied('guild-1', 'voice-1');
+    expect(platform.links[0]!.link.left).toBe(false);
+    voices.channelEmptied('guild-1', 'voice-2');
+    expect(platform.links[0]!.link.left).toBe(true);
+    expect(await ticket.finished).toEqual({ status: 'stopped' });
+    expect(platform.links).toHaveLength(1);
+  });
+
   it("remembers a user's wish to hear /say in voice", async () => {
     const { control } = setup();
     expect(await control('alice').prefersVoice()).toBe(false);

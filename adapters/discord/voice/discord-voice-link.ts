@@ -2,11 +2,12 @@ import type { Readable } from 'node:stream';
 import {
   AudioPlayerStatus, NoSubscriberBehavior, StreamType, VoiceConnectionDisconnectReason, VoiceConnectionStatus,
   createAudioPlayer, createAudioResource, entersState, joinVoiceChannel,
-  type AudioPlayer, type AudioPlayerState, type DiscordGatewayAdapterCreator, type VoiceConnection, type VoiceConnectionState,
+  type AudioPlayer, type AudioPlayerState, type DiscordGatewayAdapterCreator, type PlayerSubscription, type VoiceConnection,
+  type VoiceConnectionState,
 } from '@discordjs/voice';
 import type { Logger } from '../../../src/log/logger.ts';
 import { VoiceError } from '../../../src/voice/voice-error.ts';
-import type { VoiceLink } from '../../../src/voice/voice-link.ts';
+import type { VoiceLink, VoiceLoss } from '../../../src/voice/voice-link.ts';
 
 export interface DiscordVoiceLinkOptions {
   guildId: string;
@@ -30,26 +31,31 @@ export interface DiscordVoiceLinkOptions {
 
 /** Discord's close code when the bot was disconnected from the channel (kicked, or the channel deleted). */
 const DISCONNECTED_FROM_CHANNEL = 4014;
+const REMOVED: VoiceLoss = { reason: 'I was disconnected from the voice channel.', removed: true };
 
 /**
  * The bot in one Discord voice channel: a @discordjs/voice connection with DAVE end-to-end encryption
  * (Discord refuses voice without it since March 2026) and one audio player. A dropped connection is left
  * to the library to resume first; if it is not ready again in time, the link joins afresh a few times,
- * and the player (paused meanwhile) goes on where it stopped.
+ * and the player (paused meanwhile) goes on where it stopped. It watches the bot's own voice state:
+ * moved by a moderator, it goes on in the new channel (the library follows Discord there by itself);
+ * disconnected, it is lost for good at once.
  */
 export class DiscordVoiceLink implements VoiceLink {
-  readonly channelId: string;
   readonly #options: DiscordVoiceLinkOptions;
   readonly #player: AudioPlayer;
-  readonly #lostListeners: ((reason: string) => void)[] = [];
+  readonly #lostListeners: ((loss: VoiceLoss) => void)[] = [];
+  readonly #movedListeners: ((channelId: string) => void)[] = [];
+  #channelId: string;
   #connection: VoiceConnection | undefined;
+  #subscription: PlayerSubscription | undefined;
   #recovery: Promise<void> | undefined;
   #endPlayback: (() => void) | undefined;
   #closed = false;
 
   private constructor(options: DiscordVoiceLinkOptions) {
     this.#options = options;
-    this.channelId = options.channelId;
+    this.#channelId = options.channelId;
     // Live speech can fall behind real time for a moment: keep playing (silence) instead of stopping after 5 missed frames.
     this.#player = createAudioPlayer({ behaviors: { noSubscriber: NoSubscriberBehavior.Pause, maxMissedFrames: Number.POSITIVE_INFINITY } });
     this.#player.on('error', (error) => options.logger.warn({ err: error }, 'voice: audio player error'));
@@ -60,6 +66,10 @@ export class DiscordVoiceLink implements VoiceLink {
     const link = new DiscordVoiceLink(options);
     await link.#connect();
     return link;
+  }
+
+  get channelId(): string {
+    return this.#channelId;
   }
 
   /** The live connection, for observers (ping, DAVE privacy code). */
@@ -102,13 +112,29 @@ export class DiscordVoiceLink implements VoiceLink {
     if (connection && connection.state.status !== VoiceConnectionStatus.Destroyed) connection.destroy();
   }
 
-  onLost(listener: (reason: string) => void): void {
+  onLost(listener: (loss: VoiceLoss) => void): void {
     this.#lostListeners.push(listener);
   }
 
+  onMoved(listener: (channelId: string) => void): void {
+    this.#movedListeners.push(listener);
+  }
+
   async #connect(): Promise<void> {
-    const { guildId, channelId, adapterCreator, logger, readyTimeoutMs = 15_000 } = this.#options;
-    const connection = joinVoiceChannel({ guildId, channelId, adapterCreator, selfDeaf: true, selfMute: false, daveEncryption: true });
+    const { guildId, logger, readyTimeoutMs = 15_000 } = this.#options;
+    let wasReady = false;
+    // The bot's own VOICE_STATE_UPDATEs reach the connection through its adapter: pass them on, and watch them.
+    const adapterCreator: DiscordGatewayAdapterCreator = (methods) => this.#options.adapterCreator({
+      ...methods,
+      onVoiceStateUpdate: (data) => {
+        methods.onVoiceStateUpdate(data);
+        if (connection === this.#connection) this.#onOwnVoiceState(data.channel_id, wasReady);
+      },
+    });
+    const connection = joinVoiceChannel({
+      guildId, channelId: this.#channelId, adapterCreator, selfDeaf: true, selfMute: false, daveEncryption: true,
+    });
+    connection.once(VoiceConnectionStatus.Ready, () => (wasReady = true));
     this.#connection = connection;
     connection.on('error', (error) => logger.warn({ err: error, guildId }, 'voice: connection error'));
     connection.on('stateChange', (oldState, newState) => this.#onConnectionState(connection, oldState, newState));
@@ -119,8 +145,14 @@ export class DiscordVoiceLink implements VoiceLink {
       if (connection.state.status !== VoiceConnectionStatus.Destroyed) connection.destroy();
       throw new VoiceError('I could not connect to the voice channel in time. Please try again.', { code: 'connect_failed', cause: error });
     }
+    await this.#attachPlayer(connection);
+  }
+
+  /** The player speaks on a (re)connected call only once its audio can be end-to-end encrypted. */
+  async #attachPlayer(connection: VoiceConnection): Promise<void> {
     await this.#untilEncrypted(connection);
-    connection.subscribe(this.#player);
+    if (this.#closed || connection !== this.#connection) return;
+    this.#subscription = connection.subscribe(this.#player);
   }
 
   /**
@@ -139,10 +171,32 @@ export class DiscordVoiceLink implements VoiceLink {
     }
   }
 
+  /**
+   * A null channel once the connection has been ready means someone removed the bot; a leave of an earlier
+   * connection can only arrive before that. Another channel means someone moved it.
+   */
+  #onOwnVoiceState(channelId: string | null, wasReady: boolean): void {
+    if (this.#closed) return;
+    const { logger, guildId } = this.#options;
+    if (channelId === null) {
+      if (!wasReady) return;
+      logger.info({ guildId, channelId: this.#channelId }, 'voice: removed from the channel');
+      this.#lose(REMOVED);
+      return;
+    }
+    if (channelId === this.#channelId) return;
+    logger.info({ guildId, from: this.#channelId, to: channelId }, 'voice: moved to another channel');
+    this.#channelId = channelId;
+    for (const listener of this.#movedListeners) listener(channelId);
+  }
+
   #onConnectionState(connection: VoiceConnection, oldState: VoiceConnectionState, newState: VoiceConnectionState): void {
     if (this.#closed || connection !== this.#connection || this.#recovery) return;
     if (oldState.status !== VoiceConnectionStatus.Ready || newState.status === VoiceConnectionStatus.Ready) return;
     this.#options.logger.info({ guildId: this.#options.guildId, status: newState.status }, 'voice: connection dropped');
+    // The call may come back as a new one (a move, a rejoin by the library) whose encryption is not set up yet.
+    this.#subscription?.unsubscribe();
+    this.#subscription = undefined;
     this.#recovery = this.#recover(connection, newState).finally(() => (this.#recovery = undefined));
   }
 
@@ -153,10 +207,11 @@ export class DiscordVoiceLink implements VoiceLink {
     if (kicked) {
       // 4014 also comes with a move to another channel, which the library follows by itself.
       const moved = await entersState(connection, VoiceConnectionStatus.Connecting, moveGraceMs).then(() => true, () => false);
-      if (!moved) return this.#lose('I was disconnected from the voice channel.');
+      if (!moved) return this.#lose(REMOVED);
     }
     if (dropped.status !== VoiceConnectionStatus.Destroyed) {
       const back = await entersState(connection, VoiceConnectionStatus.Ready, recoverTimeoutMs).then(() => true, () => false);
+      if (back) await this.#attachPlayer(connection);
       if (back || this.#closed) return;
     }
     for (let attempt = 1; attempt <= maxRejoins && !this.#closed; attempt++) {
@@ -171,11 +226,12 @@ export class DiscordVoiceLink implements VoiceLink {
         logger.warn({ err: error, guildId, attempt }, 'voice: rejoining failed');
       }
     }
-    if (!this.#closed) this.#lose('I lost the voice connection and could not get it back.');
+    this.#lose({ reason: 'I lost the voice connection and could not get it back.', removed: false });
   }
 
-  #lose(reason: string): void {
+  #lose(loss: VoiceLoss): void {
+    if (this.#closed) return;
     this.leave();
-    for (const listener of this.#lostListeners) listener(reason);
+    for (const listener of this.#lostListeners) listener(loss);
   }
 }
