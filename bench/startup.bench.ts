@@ -96,7 +96,7 @@ async function bareNodeRss(): Promise<number> {
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const MiB = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
+const MiB = (bytes: number) => String(Math.round(bytes / 2 ** 20));
 const range = (values: number[], show: (n: number) => string) =>
   `${show(median(values))} (${show(Math.min(...values))}–${show(Math.max(...values))})`;
 

@@ -1,5 +1,6 @@
 import { ConfigError } from '../../src/config/config-error.ts';
 import { HeraldError } from '../../src/errors.ts';
+import { PackageLoadError } from '../../src/load-package.ts';
 import { redactText } from '../../src/log/redact.ts';
 
 /** A mistake in the command line itself; shown with a hint to `herald --help`. */
@@ -12,7 +13,7 @@ export function errorLine(error: unknown, secrets: readonly string[]): string {
   let text: string;
   if (error instanceof UsageError) text = `${error.message} (see herald --help)`;
   else if (error instanceof ConfigError) text = `configuration: ${error.message}`;
-  else if (error instanceof HeraldError) text = error.message;
+  else if (error instanceof HeraldError || error instanceof PackageLoadError) text = error.message;
   else if (isNodeError(error) && error.code === 'ENOENT') text = `file not found: ${error.path ?? 'unknown'}`;
   else if (isNodeError(error) && (error.code === 'EACCES' || error.code === 'EISDIR')) text = `cannot use ${error.path ?? 'the file'}: ${error.code}`;
   else text = `unexpected failure: ${error instanceof Error ? error.message : String(error)}`;

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Config } from '../../src/config/config.ts';
-import { registerCommands } from '../discord/index.ts';
+import { loadPackage } from '../../src/load-package.ts';
 import { UsageError } from './cli-error.ts';
 import type { TerminalOutput } from './terminal-reply.ts';
 
@@ -15,6 +15,7 @@ export async function registerCommand(args: string[], config: Config, io: Termin
     throw new UsageError(`register: ${(error as Error).message}`);
   }
   if (guild !== undefined && !/^\d{17,20}$/.test(guild)) throw new UsageError(`register: --guild takes a server id, not "${guild}"`);
+  const { registerCommands } = await loadPackage('discord.js', () => import('../discord/index.ts'));
   const registered = await registerCommands(config, { guildId: guild });
   const where = registered.guildId ? `in server ${registered.guildId}` : 'globally (may take a few minutes to appear)';
   io.out.write(`Registered ${registered.names.length} commands ${where}: ${registered.names.map((n) => `/${n}`).join(' ')}\n`);

@@ -1,5 +1,6 @@
 import type { Config } from '../../src/config/config.ts';
 import { createCore, type Core } from '../../src/core.ts';
+import { loadPackage } from '../../src/load-package.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { HealthRegistry } from '../../src/ops/health.ts';
 import { createMetrics, type Metrics } from '../../src/ops/metrics.ts';
@@ -7,8 +8,6 @@ import { createOpsServer, type OpsServer } from '../../src/ops/ops-server.ts';
 import { serviceProbe } from '../../src/ops/service-probe.ts';
 import { ShutdownCoordinator } from '../../src/ops/shutdown.ts';
 import { installSignalHandlers } from '../../src/ops/signals.ts';
-import { startDiscord } from '../discord/index.ts';
-import { startSlack } from '../slack/start-slack.ts';
 
 interface Running {
   core: Core;
@@ -18,17 +17,22 @@ interface Running {
   coordinator: ShutdownCoordinator;
 }
 
-/** Connects every platform whose token is set; returns their names for the start-up line. */
+/**
+ * Connects every platform whose token is set; returns their names for the start-up line. A platform's adapter
+ * (and its library, tens of MiB) is loaded only when that platform is configured.
+ */
 async function startPlatforms({ core, ops, metrics, health, coordinator }: Running, logger: Logger): Promise<string[]> {
   const { config } = core;
   const hooks = { metrics, health, shutdown: coordinator };
   const platforms: string[] = [];
   if (config.discord) {
+    const { startDiscord } = await loadPackage('discord.js', () => import('../discord/index.ts'));
     const discord = await startDiscord({ core, logger, hooks });
     coordinator.register('close-platforms', 'discord', () => discord.stop());
     platforms.push('Discord');
   }
   if (config.slack) {
+    const { startSlack } = await loadPackage('@slack/bolt', () => import('../slack/start-slack.ts'));
     const slack = await startSlack({ core, logger, hooks: { ...hooks, mount: (prefix, handler) => ops.mount(prefix, handler) } });
     coordinator.register('close-platforms', 'slack', () => slack.stop());
     platforms.push(config.slack.appToken ? 'Slack (Socket Mode)' : 'Slack (HTTP, /slack/events)');
