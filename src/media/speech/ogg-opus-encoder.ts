@@ -4,6 +4,7 @@ import { MediaError } from '../../errors.ts';
 import type { PcmAudio } from '../wav.ts';
 import { upsample2x } from './half-band-upsampler.ts';
 import { OggPageWriter, type OggPacket } from './ogg-page-writer.ts';
+import type { OpusBackend } from '../opus-backend.ts';
 import { FRAME_SAMPLES_48K, OpusFrameEncoder, PRE_SKIP, type OpusSampleRate } from './opus-encoder.ts';
 import { downmixToMono, toPcm16Bytes } from './samples.ts';
 import { voiceMessageWaveform } from './waveform.ts';
@@ -27,6 +28,8 @@ export interface OggOpusOptions {
   complexity?: number;
   /** Ogg stream serial number; random by default. */
   serial?: number;
+  /** Default: native libopus when it is installed. */
+  backend?: OpusBackend;
 }
 
 const PACKETS_PER_PAGE = 50; // one second of audio per page, like opusenc
@@ -97,6 +100,7 @@ export async function encodeVoiceMessage(audio: PcmAudio, options: OggOpusOption
     bitrate: options.bitrate ?? 32_000,
     maxBandwidth: audio.sampleRate <= 24000 ? 'superwideband' : 'fullband',
     complexity: options.complexity ?? 6,
+    backend: options.backend,
   });
   try {
     for (let f = 0; f < frames; f++) {

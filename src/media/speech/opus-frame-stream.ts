@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import type { OpusBackend } from '../opus-backend.ts';
 import { HalfBandUpsampler } from './half-band-upsampler.ts';
 import {
   FRAME_SAMPLES_48K,
@@ -17,6 +18,8 @@ export interface OpusFrameStreamOptions {
   complexity?: number;
   /** Called if the byte stream ends halfway through a sample (that half sample is dropped). */
   onTruncatedSample?: () => void;
+  /** Default: native libopus when it is installed. */
+  backend?: OpusBackend;
 }
 
 const FRAME_BYTES = FRAME_SAMPLES_48K * 2 * 2; // stereo s16le
@@ -37,6 +40,7 @@ export async function* opusFrameStream(
     bitrate: options.bitrate ?? 64_000,
     maxBandwidth: 'superwideband',
     complexity: options.complexity ?? 10,
+    backend: options.backend,
   };
   warmUpOpusEncoder(settings); // runs while the player waits for the first chunk
   const encoder = new OpusFrameEncoder(settings);
