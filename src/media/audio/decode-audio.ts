@@ -5,15 +5,10 @@ import { createResampler } from './resample.ts';
 import { completeOggPages } from './ogg-pages.ts';
 import { demuxMatroskaAudio, type MatroskaTrack } from './matroska.ts';
 import type { AudioFormat } from './sniff-audio.ts';
-import {
-  withFlacDecoder,
-  withMpegDecoder,
-  withOggOpusDecoder,
-  withOggVorbisDecoder,
-  withOpusDecoder,
-  type OpusSampleRate,
-  type OpusStreamConfig,
-} from './wasm-decoders.ts';
+import type { OpusBackend } from '../opus-backend.ts';
+import { demuxOgg } from './ogg-demux.ts';
+import { decodeOpusPackets, opusPacketSamples, parseOpusHead, type OpusPacket } from './opus-packets.ts';
+import { withFlacDecoder, withMpegDecoder, withOggVorbisDecoder, type OpusSampleRate } from './wasm-decoders.ts';
 
 /** Formats decoded inside the process; the rest (MP4/M4A, ADTS AAC, other Matroska codecs) need ffmpeg. */
 export type InProcessFormat = 'ogg-opus' | 'ogg-vorbis' | 'ogg-flac' | 'webm-opus' | 'wav' | 'mp3' | 'mp2' | 'flac';
@@ -30,7 +25,11 @@ export interface DecodeOptions {
    * skips a resampling pass). Other codecs decode at the file's own rate. Default 48000.
    */
   opusSampleRate?: OpusSampleRate;
+  /** Default: native libopus when it is installed. */
+  opusBackend?: OpusBackend;
 }
+
+type OpusOptions = { sampleRate: OpusSampleRate; backend?: OpusBackend };
 
 interface DecodedChunk {
   channelData: Float32Array[];
@@ -76,7 +75,7 @@ export async function decodeStream(
       await nextTurn();
     }
   };
-  const opusRate = options.opusSampleRate ?? 48000;
+  const opusOptions: OpusOptions = { sampleRate: options.opusSampleRate ?? 48000, backend: options.opusBackend };
   try {
     switch (format) {
       case 'wav': {
@@ -86,13 +85,10 @@ export async function decodeStream(
         break;
       }
       case 'ogg-opus':
-        await withOggOpusDecoder(opusRate, async (decoder) => {
-          for await (const chunk of chunks()) deliver(await decoder.decode(chunk));
-          deliver(await decoder.flush());
-        });
+        errors += await decodeOggOpus(bytes, opusOptions, deliver);
         break;
       case 'webm-opus':
-        await decodeWebmOpus(bytes, opusRate, deliver);
+        await decodeWebmOpus(bytes, opusOptions, deliver);
         break;
       case 'flac':
       case 'ogg-flac':
@@ -156,64 +152,39 @@ function concat(parts: Float32Array[]): Float32Array {
   return out;
 }
 
-interface OpusHead {
-  channels: number;
-  preSkip: number;
-  mappingFamily: number;
-  streamCount: number;
-  coupledStreamCount: number;
-  channelMappingTable: number[];
-}
-
-function parseOpusHead(data: Uint8Array | undefined): OpusHead | undefined {
-  if (!data || data.length < 19 || String.fromCharCode(...data.subarray(0, 8)) !== 'OpusHead') return undefined;
-  const channels = data[9]!;
-  const preSkip = data[10]! | (data[11]! << 8);
-  const mappingFamily = data[18]!;
-  if (mappingFamily === 0 || data.length < 21 + channels) {
-    return { channels, preSkip, mappingFamily, streamCount: 1, coupledStreamCount: channels - 1, channelMappingTable: channels === 2 ? [0, 1] : [0] };
+/** Ogg Opus: each logical stream that starts with an OpusHead, the end of its last page trimmed to its granule position. */
+async function decodeOggOpus(bytes: Uint8Array, options: OpusOptions, deliver: (decoded: DecodedChunk) => void): Promise<number> {
+  const { streams, damaged } = demuxOgg(bytes);
+  for (const stream of streams) {
+    const head = parseOpusHead(stream.packets[0]?.data);
+    if (!head) continue;
+    let position = 0;
+    const packets: OpusPacket[] = stream.packets.slice(2).map(({ data, granule, last }) => {
+      const samples = opusPacketSamples(data);
+      position += samples;
+      // Only the end-of-stream page's granule cuts audio (as libopusfile and ffmpeg do): it marks where the padding starts.
+      return last && granule >= 0n ? { data, trimEnd48k: Math.min(samples, Math.max(0, position - Number(granule))) } : { data };
+    });
+    await decodeOpusPackets(head, packets, options, deliver);
   }
-  return {
-    channels,
-    preSkip,
-    mappingFamily,
-    streamCount: data[19]!,
-    coupledStreamCount: data[20]!,
-    channelMappingTable: [...data.subarray(21, 21 + channels)],
-  };
+  return damaged;
 }
 
-function opusConfig(track: MatroskaTrack, sampleRate: OpusSampleRate): OpusStreamConfig {
-  // The OpusHead's pre-skip is what libopus-based players (ffmpeg among them) apply; CodecDelay says the same in ns.
-  const head = parseOpusHead(track.codecPrivate);
-  const preSkip48k = head ? head.preSkip : Math.round((track.codecDelayNs * 48000) / 1e9);
-  const channels = head?.channels ?? Math.max(1, Math.min(2, track.channels));
-  return {
-    sampleRate,
-    channels,
-    streamCount: head?.streamCount ?? 1,
-    coupledStreamCount: head?.coupledStreamCount ?? channels - 1,
-    channelMappingTable: head?.channelMappingTable ?? (channels === 2 ? [0, 1] : [0]),
-    preSkip: Math.round((preSkip48k * sampleRate) / 48000),
-  };
-}
-
-const OPUS_FRAMES_PER_BATCH = 500;
-
-async function decodeWebmOpus(bytes: Uint8Array, sampleRate: OpusSampleRate, deliver: (decoded: DecodedChunk) => void): Promise<void> {
+/** WebM/Matroska Opus: pre-skip from the OpusHead in CodecPrivate (or CodecDelay), DiscardPadding trimmed as ffmpeg does. */
+async function decodeWebmOpus(bytes: Uint8Array, options: OpusOptions, deliver: (decoded: DecodedChunk) => void): Promise<void> {
   const { track, packets } = demuxMatroskaAudio(bytes);
-  await withOpusDecoder(opusConfig(track, sampleRate), async (decoder) => {
-    let batch: Uint8Array[] = [];
-    for (let i = 0; i < packets.length; i++) {
-      const packet = packets[i]!;
-      batch.push(packet.data);
-      if (batch.length < OPUS_FRAMES_PER_BATCH && packet.discardPaddingNs <= 0 && i < packets.length - 1) continue;
-      const decoded = decoder.decodeFrames(batch);
-      batch = [];
-      await nextTurn();
-      // DiscardPadding marks encoder padding at the end of the last block: drop it, as ffmpeg does.
-      const trim = Math.min(decoded.samplesDecoded, Math.round((Math.max(0, packet.discardPaddingNs) * sampleRate) / 1e9));
-      deliver({ ...decoded, samplesDecoded: decoded.samplesDecoded - trim });
-    }
-  });
+  const channels = Math.max(1, Math.min(2, track.channels));
+  const head = parseOpusHead(track.codecPrivate) ?? {
+    channels,
+    preSkip: Math.round((track.codecDelayNs * 48000) / 1e9),
+    outputGainDb: 0,
+    mappingFamily: 0,
+    streamCount: 1,
+    coupledStreamCount: channels - 1,
+    channelMappingTable: channels === 2 ? [0, 1] : [0],
+  };
+  const opusPackets = packets.map(({ data, discardPaddingNs }) =>
+    discardPaddingNs > 0 ? { data, trimEnd48k: Math.round((discardPaddingNs * 48000) / 1e9) } : { data },
+  );
+  await decodeOpusPackets(head, opusPackets, options, deliver);
 }

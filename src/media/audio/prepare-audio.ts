@@ -1,3 +1,4 @@
+import type { OpusBackend } from '../opus-backend.ts';
 import { wavDurationSeconds } from '../wav.ts';
 import { decodeStream, isInProcessFormat } from './decode-audio.ts';
 import { ffmpegToMonoPcm, type FfmpegOptions } from './ffmpeg.ts';
@@ -16,6 +17,8 @@ export interface PrepareAudioOptions {
   searchWindowSeconds?: number;
   /** How ffmpeg is found and run, for the formats only it can read (M4A/MP4, ADTS AAC, other Matroska codecs). */
   ffmpeg?: Omit<FfmpegOptions, 'maxDurationSeconds'>;
+  /** Which libopus decodes Opus. Default: native when installed. */
+  opusBackend?: OpusBackend;
 }
 
 export interface PreparedAudio {
@@ -56,7 +59,7 @@ export async function prepareAudioForAsr(bytes: Uint8Array, options: PrepareAudi
   let samples: Int16Array;
   if (isInProcessFormat(format)) {
     const collector = createMonoPcmCollector({ maxDurationSeconds });
-    await decodeStream(bytes, format, (audio) => collector.push(audio), { opusSampleRate: ASR_SAMPLE_RATE });
+    await decodeStream(bytes, format, (audio) => collector.push(audio), { opusSampleRate: ASR_SAMPLE_RATE, opusBackend: options.opusBackend });
     samples = collector.finish();
   } else {
     samples = await ffmpegToMonoPcm(bytes, label, { ...options.ffmpeg, maxDurationSeconds });

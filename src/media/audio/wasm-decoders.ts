@@ -1,4 +1,3 @@
-import type { OggOpusDecoder } from 'ogg-opus-decoder';
 import type { OpusDecoder } from 'opus-decoder';
 import type { FLACDecoder } from '@wasm-audio-decoders/flac';
 import type { OggVorbisDecoder } from '@wasm-audio-decoders/ogg-vorbis';
@@ -39,19 +38,6 @@ async function withPooled<T extends Reusable, R>(key: string, create: () => Prom
 }
 
 export type OpusSampleRate = 16000 | 48000;
-
-export function withOggOpusDecoder<R>(sampleRate: OpusSampleRate, use: (decoder: OggOpusDecoder) => Promise<R>): Promise<R> {
-  return withPooled(
-    `ogg-opus:${sampleRate}`,
-    async () => {
-      const { OggOpusDecoder } = await import('ogg-opus-decoder');
-      // `sampleRate` is a documented option (README) that the bundled typings omit.
-      const Decoder = OggOpusDecoder as unknown as new (options: { sampleRate: number }) => OggOpusDecoder;
-      return new Decoder({ sampleRate });
-    },
-    use,
-  );
-}
 
 export interface OpusStreamConfig {
   sampleRate: OpusSampleRate;

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { decodeAudio, type InProcessFormat } from '../../../src/media/audio/decode-audio.ts';
 import { demuxMatroskaAudio } from '../../../src/media/audio/matroska.ts';
 import { MediaError } from '../../../src/errors.ts';
+import { nativeOpus, type OpusBackend } from '../../../src/media/opus-backend.ts';
 import { FFMPEG, ffmpegDecode, fixture, fixturePath, NO_FFMPEG, rms } from './audio-fixtures.ts';
+
+const OPUS_BACKENDS: OpusBackend[] = nativeOpus() ? ['native', 'wasm'] : ['wasm'];
 
 // Sample counts ffmpeg reports for the committed fixtures (libopus decoder for Opus, at 48 kHz).
 const OPUS_SAMPLES_48K = 341_384;
@@ -45,12 +48,12 @@ async function decodeError(bytes: Uint8Array, format: InProcessFormat): Promise<
   return error as MediaError;
 }
 
-describe('Opus decoding is sample-exact', () => {
+describe.each(OPUS_BACKENDS)('Opus decoding with %s libopus is sample-exact', (opusBackend) => {
   it.each([
     ['voice-note.ogg', 'ogg-opus'],
     ['voice-note.webm', 'webm-opus'],
   ] as const)('%s decodes to exactly the samples ffmpeg\'s libopus gives, pre-skip and end padding trimmed', async (name, format) => {
-    const audio = await decodeAudio(fixture(name), format);
+    const audio = await decodeAudio(fixture(name), format, { opusBackend });
     expect(audio.sampleRate).toBe(48000);
     expect(audio.channels).toHaveLength(1);
     expect(audio.channels[0]).toHaveLength(OPUS_SAMPLES_48K);
@@ -62,7 +65,7 @@ describe('Opus decoding is sample-exact', () => {
   ] as const)('%s matches a live ffmpeg libopus decode in length and in value', async ([name, format], ctx) => {
     if (!FFMPEG) ctx.skip(NO_FFMPEG);
     const reference = ffmpegDecode(fixturePath(name), { libopus: true });
-    const audio = await decodeAudio(fixture(name), format);
+    const audio = await decodeAudio(fixture(name), format, { opusBackend });
     expect(audio.channels[0]!.length).toBe(reference.length);
     expect(maxDifference(audio.channels[0]!, reference)).toBeLessThan(2e-3);
   });
@@ -71,7 +74,7 @@ describe('Opus decoding is sample-exact', () => {
     ['voice-note.ogg', 'ogg-opus'],
     ['voice-note.webm', 'webm-opus'],
   ] as const)('%s rendered by libopus at 16 kHz keeps the same duration', async (name, format) => {
-    const audio = await decodeAudio(fixture(name), format, { opusSampleRate: 16000 });
+    const audio = await decodeAudio(fixture(name), format, { opusSampleRate: 16000, opusBackend });
     expect(audio.sampleRate).toBe(16000);
     expect(Math.abs(audio.channels[0]!.length - OPUS_SAMPLES_48K / 3)).toBeLessThanOrEqual(1);
   });
@@ -80,7 +83,7 @@ describe('Opus decoding is sample-exact', () => {
     if (!FFMPEG) ctx.skip(NO_FFMPEG);
     // libopus synthesises 16 kHz through its own filters, so waveforms differ in phase; loudness over time must not.
     const reference = envelope(ffmpegDecode(fixturePath('voice-note.ogg'), { libopus: true, rate: 16000 }));
-    const ours = envelope((await decodeAudio(fixture('voice-note.ogg'), 'ogg-opus', { opusSampleRate: 16000 })).channels[0]!);
+    const ours = envelope((await decodeAudio(fixture('voice-note.ogg'), 'ogg-opus', { opusSampleRate: 16000, opusBackend })).channels[0]!);
     expect(ours.length).toBe(reference.length);
     expect(correlation(ours, reference)).toBeGreaterThan(0.99);
   });
@@ -91,7 +94,7 @@ describe('Opus decoding is sample-exact', () => {
     ['speech-flac.ogg', 'ogg-flac', 46_080],
   ] as const)('decodes the complete pages of a download of %s cut off halfway, as ffmpeg does', async (name, format, expected) => {
     const bytes = fixture(name);
-    const audio = await decodeAudio(bytes.subarray(0, bytes.length >> 1), format);
+    const audio = await decodeAudio(bytes.subarray(0, bytes.length >> 1), format, { opusBackend });
     expect(audio.channels[0]).toHaveLength(expected);
   });
 
@@ -99,12 +102,25 @@ describe('Opus decoding is sample-exact', () => {
     const jobs = ['voice-note.ogg', 'speech-vorbis.ogg', 'voice-note.ogg', 'speech-vorbis.ogg'] as const;
     const format = (name: string) => (name === 'voice-note.ogg' ? 'ogg-opus' : 'ogg-vorbis');
     const alone = new Map<string, Float32Array>();
-    for (const name of new Set(jobs)) alone.set(name, (await decodeAudio(fixture(name), format(name))).channels[0]!);
-    const together = await Promise.all(jobs.map((name) => decodeAudio(fixture(name), format(name))));
+    for (const name of new Set(jobs)) alone.set(name, (await decodeAudio(fixture(name), format(name), { opusBackend })).channels[0]!);
+    const together = await Promise.all(jobs.map((name) => decodeAudio(fixture(name), format(name), { opusBackend })));
     together.forEach((result, i) => {
       expect(result.channels[0]!.length).toBe(alone.get(jobs[i])!.length);
       expect(maxDifference(result.channels[0]!, alone.get(jobs[i])!)).toBe(0);
     });
+  });
+});
+
+describe.skipIf(!nativeOpus())('native libopus and the wasm fallback', () => {
+  it.each([
+    ['voice-note.ogg', 'ogg-opus', 48000],
+    ['voice-note.webm', 'webm-opus', 16000],
+  ] as const)('decode %s (%s) to the same samples at %i Hz', async (name, format, opusSampleRate) => {
+    const native = await decodeAudio(fixture(name), format, { opusSampleRate, opusBackend: 'native' });
+    const wasm = await decodeAudio(fixture(name), format, { opusSampleRate, opusBackend: 'wasm' });
+    expect(native.channels[0]!.length).toBe(wasm.channels[0]!.length);
+    // The binding calls libopus's 16-bit API, the wasm build its float API: a few 16-bit steps apart at most.
+    expect(maxDifference(native.channels[0]!, wasm.channels[0]!)).toBeLessThan(8 / 32768);
   });
 });
 

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MediaError } from '../../../src/errors.ts';
 import { upsample2x } from '../../../src/media/speech/half-band-upsampler.ts';
 import { encodeVoiceMessage, type VoiceMessageAudio } from '../../../src/media/speech/ogg-opus-encoder.ts';
-import { oggCrc32 } from '../../../src/media/speech/ogg-page-writer.ts';
+import { oggCrc32 } from '../../../src/media/ogg-crc.ts';
+import { nativeOpus } from '../../../src/media/opus-backend.ts';
 import { ffmpegNote, hasFfmpeg } from './ffmpeg.ts';
 import { speechLike } from './signals.ts';
 
@@ -130,6 +131,14 @@ describe('encodeVoiceMessage', () => {
     expect(correlation(reference, decoded.channelData[0]!, 0, reference.length)).toBeGreaterThan(0.9);
     const shifted = decoded.channelData[0]!.subarray(48);
     expect(correlation(reference, shifted, 0, shifted.length)).toBeLessThan(0.9);
+  });
+
+  it.skipIf(!nativeOpus())('writes the same bytes with native libopus as with the wasm fallback', async () => {
+    const audio = { sampleRate: 24000, channels: [SPEECH_24K] };
+    const native = await encodeVoiceMessage(audio, { serial: 7, backend: 'native' });
+    const wasm = await encodeVoiceMessage(audio, { serial: 7, backend: 'wasm' });
+    expect(native.ogg.equals(wasm.ogg)).toBe(true);
+    expect(native.waveform).toBe(wasm.waveform);
   });
 
   it('codes at about 32 kbps', () => {
