@@ -1,4 +1,5 @@
 import { MediaError } from '../../errors.ts';
+import { toInt16 as sampleToInt16 } from '../speech/samples.ts';
 import { writeWav, type PcmAudio } from '../wav.ts';
 import { createResampler, type Resampler } from './resample.ts';
 
@@ -32,10 +33,7 @@ export function downmix(channels: Float32Array[]): Float32Array {
 
 export function toInt16(samples: Float32Array): Int16Array {
   const out = new Int16Array(samples.length);
-  for (let i = 0; i < samples.length; i++) {
-    const v = Math.round(samples[i]! * 32768);
-    out[i] = v > 32767 ? 32767 : v < -32768 ? -32768 : v;
-  }
+  for (let i = 0; i < samples.length; i++) out[i] = sampleToInt16(samples[i]! * 32768);
   return out;
 }
 
