@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
+import { loadPackage } from '../load-package.ts';
 import { MemoryStore } from './memory-store.ts';
-import { RedisStore } from './redis-store.ts';
 import { SqliteStore } from './sqlite-store.ts';
 import type { Store } from './store.ts';
 
@@ -10,10 +10,14 @@ import type { Store } from './store.ts';
  *   `sqlite://:memory:` is a private in-memory database); its directory is created on first run;
  * - `redis://HOST:PORT[/DB]` or `rediss://…` — a Redis server, shared by every instance;
  * - `memory://` — this process only, lost on exit.
+ * The Redis client (@keyv/redis) is loaded only for a Redis store.
  */
 export async function openStore(url: string): Promise<Store> {
   if (url.startsWith('memory:')) return new MemoryStore();
-  if (url.startsWith('redis:') || url.startsWith('rediss:')) return RedisStore.connect(url);
+  if (url.startsWith('redis:') || url.startsWith('rediss:')) {
+    const { RedisStore } = await loadPackage('@keyv/redis', () => import('./redis-store.ts'));
+    return RedisStore.connect(url);
+  }
   if (url.startsWith('sqlite:')) return new SqliteStore(sqlitePath(url));
   throw new RangeError(`STORE_URL must be sqlite://PATH, redis://HOST:PORT or memory:// (got ${JSON.stringify(url)})`);
 }
