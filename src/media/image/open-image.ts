@@ -1,6 +1,7 @@
-import sharp from 'sharp';
+import type sharp from 'sharp';
 import type { Sharp, SharpOptions } from 'sharp';
 import { MediaError } from '../../errors.ts';
+import { loadPackage, PackageLoadError } from '../../load-package.ts';
 import { decodeBmp } from './bmp-decode.ts';
 import { decodeHeic } from './decode-heic.ts';
 import type { ImageSource } from './encode-image.ts';
@@ -46,7 +47,14 @@ export function readFailure(format: ImageFormat, cause: unknown): MediaError {
   });
 }
 
-function fromRaw(raw: RawImage): OpenedImage {
+type SharpFactory = typeof sharp;
+
+/** sharp and its libvips (tens of MiB resident) load with the first image, not at start-up. */
+async function loadSharp(): Promise<SharpFactory> {
+  return (await loadPackage('sharp', () => import('sharp'))).default;
+}
+
+function fromRaw(sharp: SharpFactory, raw: RawImage): OpenedImage {
   const { width, height, channels } = raw;
   return {
     source: { open: () => sharp(raw.data, { raw: { width, height, channels } }), width, height, sixteenBit: false },
@@ -63,7 +71,7 @@ function svgDensity(sniffed: SniffedImage, maxPixels: number): number {
   return Math.max(1, 72 * Math.sqrt(maxPixels / (width * height)));
 }
 
-async function fromSharp(input: Buffer, sniffed: SniffedImage, maxPixels: number): Promise<OpenedImage> {
+async function fromSharp(sharp: SharpFactory, input: Buffer, sniffed: SniffedImage, maxPixels: number): Promise<OpenedImage> {
   const animated = sniffed.format === 'gif' || sniffed.format === 'webp';
   const options: SharpOptions = { animated, failOn: 'truncated', limitInputPixels: MAX_DECODE_PIXELS };
   if (sniffed.format === 'svg') options.density = svgDensity(sniffed, maxPixels);
@@ -88,18 +96,21 @@ async function fromSharp(input: Buffer, sniffed: SniffedImage, maxPixels: number
 /** Opens an image of a sniffed format with the decoder that can read it. */
 export async function openImage(input: Buffer, sniffed: SniffedImage, maxPixels: number): Promise<OpenedImage> {
   const { format } = sniffed;
+  const sharp = await loadSharp();
   try {
-    if (format === 'bmp') return fromRaw(decodeBmp(input));
-    if (format !== 'heic' && format !== 'heif') return await fromSharp(input, sniffed, maxPixels);
+    if (format === 'bmp') return fromRaw(sharp, decodeBmp(input));
+    if (format !== 'heic' && format !== 'heif') return await fromSharp(sharp, input, sniffed, maxPixels);
     // A file libvips cannot even parse is damaged; one it parses but cannot decode is HEVC-coded.
-    const opened = await fromSharp(input, sniffed, maxPixels);
+    const opened = await fromSharp(sharp, input, sniffed, maxPixels);
     try {
       await opened.validate();
       return { ...opened, validate: async () => {} };
     } catch {
-      return fromRaw(await decodeHeic(input));
+      return fromRaw(sharp, await decodeHeic(input));
     }
   } catch (cause) {
+    // A decoder that cannot be loaded is the installation's fault, not a damaged image.
+    if (cause instanceof PackageLoadError) throw cause;
     throw readFailure(format, cause);
   }
 }
