@@ -3,7 +3,7 @@ import { voiceChannelRefusal, type VoiceChannelAccess } from '../../adapters/dis
 
 const allowed: VoiceChannelAccess = {
   name: 'Lounge', stage: false, userLimit: 0, occupants: 3, botInChannel: false,
-  bot: { view: true, connect: true, speak: true, moveMembers: false, administrator: false, timedOut: false },
+  bot: { view: true, connect: true, speak: true, moveMembers: false, manageChannels: false, administrator: false, timedOut: false },
 };
 const withBot = (bot: Partial<VoiceChannelAccess['bot']>) => ({ ...allowed, bot: { ...allowed.bot, ...bot } });
 
@@ -24,11 +24,12 @@ describe('voice channel checks', () => {
     expect(voiceChannelRefusal(withBot({ timedOut: true }))).toMatchObject({ code: 'missing_connect', message: expect.stringMatching(/timed out/) });
   });
 
-  it('refuses a full channel unless the bot is already there or may move members', () => {
+  it('refuses a full channel unless the bot is already there, may move members or may manage the channel', () => {
     const full = { ...allowed, userLimit: 3 };
     expect(voiceChannelRefusal(full)).toMatchObject({ code: 'channel_full', message: "🔊 Lounge is full (3/3), so I can't join it." });
     expect(voiceChannelRefusal({ ...full, botInChannel: true })).toBeUndefined();
     expect(voiceChannelRefusal({ ...full, bot: { ...full.bot, moveMembers: true } })).toBeUndefined();
+    expect(voiceChannelRefusal({ ...full, bot: { ...full.bot, manageChannels: true } })).toBeUndefined();
     expect(voiceChannelRefusal({ ...full, userLimit: 4 })).toBeUndefined();
   });
 

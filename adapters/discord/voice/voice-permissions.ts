@@ -10,7 +10,9 @@ export interface VoiceChannelAccess {
   /** People (and bots) in the channel now. */
   occupants: number;
   botInChannel: boolean;
-  bot: { view: boolean; connect: boolean; speak: boolean; moveMembers: boolean; administrator: boolean; timedOut: boolean };
+  bot: {
+    view: boolean; connect: boolean; speak: boolean; moveMembers: boolean; manageChannels: boolean; administrator: boolean; timedOut: boolean;
+  };
 }
 
 export function voiceChannelAccess(channel: VoiceBasedChannel, me: GuildMember): VoiceChannelAccess {
@@ -27,6 +29,7 @@ export function voiceChannelAccess(channel: VoiceBasedChannel, me: GuildMember):
       connect: has(PermissionFlagsBits.Connect),
       speak: has(PermissionFlagsBits.Speak),
       moveMembers: has(PermissionFlagsBits.MoveMembers),
+      manageChannels: has(PermissionFlagsBits.ManageChannels),
       administrator: has(PermissionFlagsBits.Administrator),
       timedOut: me.isCommunicationDisabled(),
     },
@@ -48,8 +51,10 @@ export function voiceChannelRefusal(access: VoiceChannelAccess): VoiceError | un
   if (!bot.administrator && !bot.speak) {
     return new VoiceError(`I can join 🔊 ${name} but not speak there. A server admin can give me **Speak** there.`, { code: 'missing_speak' });
   }
-  // Members with Move Members (and admins) may join full channels, as Discord allows.
-  if (access.userLimit > 0 && access.occupants >= access.userLimit && !access.botInChannel && !bot.moveMembers && !bot.administrator) {
+  // Discord lets bots with Manage Channels into full channels (its API docs), members with Move Members too (its
+  // help pages); administrators have both. Otherwise it ignores the join and the connection would just time out.
+  const passesLimit = bot.manageChannels || bot.moveMembers || bot.administrator;
+  if (access.userLimit > 0 && access.occupants >= access.userLimit && !access.botInChannel && !passesLimit) {
     return new VoiceError(`🔊 ${name} is full (${access.occupants}/${access.userLimit}), so I can't join it.`, { code: 'channel_full' });
   }
   return undefined;
