@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, sta
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, posix, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 
@@ -171,7 +171,7 @@ describe('Dockerfile', () => {
 
       const cmd = finalStage.instructions.filter((i) => i.keyword === 'CMD').at(-1)!;
       const entry = words(cmd.args).find((word) => word.endsWith('.ts'));
-      const modules = entry && existsSync(join(app, entry)) ? [entryImportsStub(join(app, entry))] : sourceModules(join(app, 'src'));
+      const modules = entry && existsSync(join(app, entry)) ? [entryImportsStub(join(app, entry), app)] : sourceModules(join(app, 'src'));
       expect(modules.length).toBeGreaterThan(0);
 
       const imported = spawnSync(process.execPath, [importModules, ...modules], {
@@ -223,14 +223,26 @@ function sourceModules(dir: string): string[] {
 
 /**
  * The entry starts Herald when evaluated, so only what it imports is loaded: a stub beside it with the same
- * run-time imports.
+ * run-time imports, plus every module the code imports only once it is needed (a platform's adapter, a codec).
  */
-function entryImportsStub(entry: string): string {
+function entryImportsStub(entry: string, app: string): string {
   const specifiers = runtimeSpecifiers(readFileSync(entry, 'utf8'));
   expect(specifiers.length, `${entry} imports something`).toBeGreaterThan(0);
   const stub = join(dirname(entry), `${basename(entry, '.ts')}.imports-check.mjs`);
-  writeFileSync(stub, specifiers.map((specifier) => `import ${JSON.stringify(specifier)};\n`).join(''));
+  writeFileSync(stub, [...specifiers, ...lazyImports(app)].map((specifier) => `import ${JSON.stringify(specifier)};\n`).join(''));
   return stub;
+}
+
+/** The targets of every `import('…')` in the app's code: packages by name, Herald's modules by file URL. */
+function lazyImports(app: string): string[] {
+  const targets = new Set<string>();
+  for (const path of readdirSync(app, { recursive: true, encoding: 'utf8' })) {
+    if (!path.endsWith('.ts') || path.startsWith('node_modules')) continue;
+    for (const [, specifier] of readFileSync(join(app, path), 'utf8').matchAll(DYNAMIC_IMPORT)) {
+      targets.add(specifier!.startsWith('.') ? pathToFileURL(join(app, dirname(path), specifier!)).href : specifier!);
+    }
+  }
+  return [...targets];
 }
 
 /** The ENV lines of the final stage (KEY=VALUE pairs), so modules load under the image's environment. */
