@@ -9,22 +9,28 @@ import { snowflake, startFakeVoiceServer, type FakeVoiceServer } from '../fakes/
 import { FakeSynth, silentLogger, tone } from './fakes.ts';
 
 let server: FakeVoiceServer | undefined;
+/** A second channel's voice server, for moves. */
+let other: FakeVoiceServer | undefined;
 let link: DiscordVoiceLink | undefined;
 afterEach(async () => {
   link?.leave();
   link = undefined;
   await server?.close();
-  server = undefined;
+  await other?.close();
+  server = other = undefined;
 });
 
 /**
  * Stands in for discord.js's guild adapter: answers a connection's first join the way the main gateway
  * does (VOICE_STATE_UPDATE, VOICE_SERVER_UPDATE). Later joins of the same connection go unanswered, so
- * only a fresh connection gets back in.
+ * only a fresh connection gets back in. `staleLeave` first delivers the leave (channel null) of an earlier
+ * connection, as the gateway does when a join closely follows a leave; `moveTo` plays a moderator's move.
  */
-function mainGateway(voice: FakeVoiceServer, options: { answer?: boolean } = {}) {
+function mainGateway(voice: FakeVoiceServer, options: { answer?: boolean; staleLeave?: boolean } = {}) {
   const payloads: { channel_id: string | null }[] = [];
+  let latest: Parameters<DiscordGatewayAdapterCreator>[0] | undefined;
   const adapterCreator: DiscordGatewayAdapterCreator = (methods) => {
+    latest = methods;
     let answered = !(options.answer ?? true);
     return {
       sendPayload(payload) {
@@ -33,6 +39,7 @@ function mainGateway(voice: FakeVoiceServer, options: { answer?: boolean } = {})
         if (d.channel_id && !answered) {
           answered = true;
           setImmediate(() => {
+            if (options.staleLeave) methods.onVoiceStateUpdate({ ...voice.voiceStateUpdate(), channel_id: null });
             methods.onVoiceStateUpdate(voice.voiceStateUpdate());
             methods.onVoiceServerUpdate(voice.voiceServerUpdate());
           });
@@ -42,7 +49,11 @@ function mainGateway(voice: FakeVoiceServer, options: { answer?: boolean } = {})
       destroy() {},
     };
   };
-  return { adapterCreator, payloads };
+  const moveTo = (other: FakeVoiceServer) => {
+    latest!.onVoiceStateUpdate(other.voiceStateUpdate());
+    latest!.onVoiceServerUpdate(other.voiceServerUpdate());
+  };
+  return { adapterCreator, payloads, moveTo };
 }
 
 function joinOptions(voice: FakeVoiceServer, overrides: Partial<DiscordVoiceLinkOptions> = {}): DiscordVoiceLinkOptions {
@@ -120,6 +131,45 @@ describe('DiscordVoiceLink against a fake Discord voice server', () => {
     expect(await lost).toEqual({ reason: 'I was disconnected from the voice channel.', removed: true });
     await played; // playback ends with the link
     expect(server.received.length).toBeLessThan(100);
+  });
+
+  it('follows a move to another channel even when the old call closes (4014) before Discord names the new one', async () => {
+    server = await startFakeVoiceServer({ users: [snowflake()] });
+    other = await startFakeVoiceServer({ guildId: server.guildId, userId: server.userId, sessionId: server.sessionId, users: [snowflake()] });
+    const gateway = mainGateway(server);
+    link = await DiscordVoiceLink.join(joinOptions(server, { adapterCreator: gateway.adapterCreator, moveGraceMs: 3_000 }));
+    const moves: string[] = [];
+    link.onMoved((channelId) => moves.push(channelId));
+    const losses: VoiceLoss[] = [];
+    link.onLost((loss) => losses.push(loss));
+    const speech = tone(2);
+    const played = link.play(startLiveSpeech(async function* () { yield speech; }).packets);
+    await server.waitForPackets(20, 3_000);
+    server.dropConnection(4014);
+    await sleep(100);
+    gateway.moveTo(other);
+    await played;
+
+    const expected = await encoded(speech);
+    const before = server.received.map((packet) => packet.opus);
+    const after = other.received.map((packet) => packet.opus);
+    expect({ moves, losses, channelId: link.channelId }).toEqual({ moves: [other.channelId], losses: [], channelId: other.channelId });
+    expect(before.length + after.length).toBeGreaterThanOrEqual(expected.length - 2);
+    expect(after).toEqual(expected.slice(-after.length));
+    expect(other.received.every((packet) => packet.e2ee)).toBe(true);
+    expect(gateway.payloads.map((d) => d.channel_id)).toEqual([server.channelId]); // no rejoin of its own
+  });
+
+  it('is not thrown off by the leave of an earlier connection arriving while it joins', async () => {
+    server = await startFakeVoiceServer({ users: [snowflake()] });
+    const gateway = mainGateway(server, { staleLeave: true });
+    link = await DiscordVoiceLink.join(joinOptions(server, { adapterCreator: gateway.adapterCreator, readyTimeoutMs: 3_000 }));
+    const losses: VoiceLoss[] = [];
+    link.onLost((loss) => losses.push(loss));
+    const speech = tone(0.3);
+    await link.play(startLiveSpeech(async function* () { yield speech; }).packets);
+    expect(server.received.map((packet) => packet.opus)).toEqual(await encoded(speech));
+    expect(losses).toEqual([]);
   });
 
   it('fails with a clear error when the voice connection cannot be made in time', async () => {
