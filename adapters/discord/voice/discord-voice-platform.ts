@@ -1,8 +1,9 @@
 import { PermissionFlagsBits, type Client, type Guild, type GuildBasedChannel } from 'discord.js';
+import { loadPackage } from '../../../src/load-package.ts';
 import type { Logger } from '../../../src/log/logger.ts';
 import { VoiceError } from '../../../src/voice/voice-error.ts';
 import type { ChannelRef, VoicePlatform } from '../../../src/voice/voice-platform.ts';
-import { DiscordVoiceLink, type DiscordVoiceLinkOptions } from './discord-voice-link.ts';
+import type { DiscordVoiceLink, DiscordVoiceLinkOptions } from './discord-voice-link.ts';
 import { voiceChannelAccess, voiceChannelRefusal } from './voice-permissions.ts';
 
 export type VoiceLinkTimings = Omit<DiscordVoiceLinkOptions, 'guildId' | 'channelId' | 'adapterCreator' | 'logger'>;
@@ -50,9 +51,11 @@ export class DiscordVoicePlatform implements VoicePlatform {
     return this.#client.guilds.cache.get(guildId)?.channels.cache.get(channelId)?.name ?? 'another channel';
   }
 
-  join(guildId: string, channelId: string): Promise<DiscordVoiceLink> {
+  async join(guildId: string, channelId: string): Promise<DiscordVoiceLink> {
     const guild = this.#guild(guildId);
-    return DiscordVoiceLink.join({
+    // @discordjs/voice loads with the first join, not with every Discord bot.
+    const { DiscordVoiceLink: Link } = await loadPackage('@discordjs/voice', () => import('./discord-voice-link.ts'));
+    return Link.join({
       ...this.#timings, guildId, channelId, adapterCreator: guild.voiceAdapterCreator, logger: this.#logger.child({ guildId }),
     });
   }
