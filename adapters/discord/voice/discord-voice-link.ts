@@ -194,10 +194,19 @@ export class DiscordVoiceLink implements VoiceLink {
     if (this.#closed || connection !== this.#connection || this.#recovery) return;
     if (oldState.status !== VoiceConnectionStatus.Ready || newState.status === VoiceConnectionStatus.Ready) return;
     this.#options.logger.info({ guildId: this.#options.guildId, status: newState.status }, 'voice: connection dropped');
+    this.#startRecovery(connection, newState);
+  }
+
+  #startRecovery(connection: VoiceConnection, dropped: VoiceConnectionState): void {
     // The call may come back as a new one (a move, a rejoin by the library) whose encryption is not set up yet.
     this.#subscription?.unsubscribe();
     this.#subscription = undefined;
-    this.#recovery = this.#recover(connection, newState).finally(() => (this.#recovery = undefined));
+    this.#recovery = this.#recover(connection, dropped).finally(() => {
+      this.#recovery = undefined;
+      const current = this.#connection;
+      // A drop while the recovery was ending (waiting for encryption) went unseen.
+      if (!this.#closed && current && current.state.status !== VoiceConnectionStatus.Ready) this.#startRecovery(current, current.state);
+    });
   }
 
   async #recover(connection: VoiceConnection, dropped: VoiceConnectionState): Promise<void> {
