@@ -5,6 +5,7 @@ import { commands } from '../../commands/index.ts';
 import { startFakeDiscord, type FakeDiscord } from '../fakes/discord/index.ts';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack/index.ts';
 import { startEmulator, type Emulator } from '../fakes/service/emulator.ts';
+import { opusBackend } from '../../src/media/opus-backend.ts';
 import { runCli } from './cli-harness.ts';
 
 const bin = join(import.meta.dirname, '..', '..', 'adapters', 'cli', 'herald.ts');
@@ -93,6 +94,9 @@ describe('herald with DISCORD_TOKEN set', () => {
     const herald = await startHerald();
     try {
       const base = `http://127.0.0.1:${herald.port}`;
+      const running = herald.logs.find((entry) => String(entry.msg).startsWith('Herald is running'))!;
+      expect(running.opus).toBe(opusBackend());
+      expect(running.msg).toMatch(new RegExp(`Opus: ${opusBackend()} libopus$`));
       expect((await fetch(`${base}/healthz`)).status).toBe(200);
       const ready = await fetch(`${base}/readyz`);
       expect(ready.status).toBe(200);
