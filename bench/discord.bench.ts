@@ -1,9 +1,11 @@
 import { loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { RESTEvents } from 'discord.js';
 import { startDiscord } from '../adapters/discord/index.ts';
 import { loadConfig } from '../src/config/config.ts';
 import { createCore } from '../src/core.ts';
 import { createLogger } from '../src/log/logger.ts';
+import { LoadMeter, type ThreadLoad } from './discord-load.ts';
 
 const SEQUENTIAL_REPLIES = 200;
 const CONCURRENT_BATCHES = 15;
@@ -118,18 +120,36 @@ export async function run(): Promise<{ markdown: string }> {
     return firstMessages.map((at, i) => at - firstTokens[i]!);
   };
 
+  const meter = () => new LoadMeter(() => world.call<ThreadLoad>('threadLoad'));
+  // discord.js holding a request back for its own rate-limit accounting (the global window, a bucket) while measured.
+  let heldBack = 0;
+  let measuring = false;
+  bot.client.rest.on(RESTEvents.RateLimited, () => {
+    if (measuring) heldBack++;
+  });
+
   try {
     for (let i = 0; i < WARMUP; i++) await ask(await channels(1), `warm up ${i}`);
+    measuring = true;
     const sequential: number[] = [];
+    const sequentialLoad = meter();
+    await sequentialLoad.start();
     for (let i = 0; i < SEQUENTIAL_REPLIES; i++) {
-      sequential.push(...(await ask(await channels(1), `hello number ${i}`)));
+      const ids = await channels(1);
+      sequential.push(...(await sequentialLoad.during(() => ask(ids, `hello number ${i}`))));
       await sleep(SEQUENTIAL_GAP_MS);
     }
+    const sequentialReport = await sequentialLoad.report(SEQUENTIAL_REPLIES);
     const concurrent: number[] = [];
+    const concurrentLoad = meter();
+    await concurrentLoad.start();
     for (let i = 0; i < CONCURRENT_BATCHES; i++) {
-      concurrent.push(...(await ask(await channels(CONCURRENCY), `all at once ${i}`)));
+      const ids = await channels(CONCURRENCY);
+      concurrent.push(...(await concurrentLoad.during(() => ask(ids, `all at once ${i}`))));
       await sleep(BATCH_GAP_MS);
     }
+    const concurrentReport = await concurrentLoad.report(CONCURRENT_BATCHES * CONCURRENCY);
+    measuring = false;
 
     await world.call('pace', { tokensPerSecond: STREAM_TOKENS_PER_SECOND });
     const streamChannels = await channels(STREAMS);
@@ -156,6 +176,10 @@ export async function run(): Promise<{ markdown: string }> {
       '|---|---|',
       `| ${SEQUENTIAL_REPLIES} one after another | ${summary(sequential)} |`,
       `| ${CONCURRENT_BATCHES * CONCURRENCY} in batches of ${CONCURRENCY} at once | ${summary(concurrent)} |`,
+      '',
+      `One after another: ${sequentialReport}`,
+      `In batches: ${concurrentReport}`,
+      `discord.js held a request back for its own rate-limit accounting ${heldBack} times while these were measured.`,
       '',
       `${STREAMS} answers of ${STREAM_WORDS} words streamed at once (${STREAM_TOKENS_PER_SECOND} tokens/s, ${streamSeconds.toFixed(1)} s), one channel each,`,
       `on Discord-like buckets of ${EDIT_BUCKET.limit} edits per ${EDIT_BUCKET.windowMs / 1000} s per channel:`,
