@@ -1,7 +1,7 @@
-import type { SendableChannels } from 'discord.js';
+import { Routes, type APIMessage, type RESTPostAPIChannelMessageJSONBody, type SendableChannels } from 'discord.js';
 import type { Logger } from '../../src/log/logger.ts';
 import { DiscordSurface, type EditBody, type MessageBody } from './discord-surface.ts';
-import { NO_MENTIONS } from './mentions.ts';
+import { NO_MENTIONS, NO_MENTIONS_BODY } from './mentions.ts';
 import { ANY_ID, routeKey, type RateLimitBook } from './rate-limit-book.ts';
 
 export interface ChannelSurfaceOptions {
@@ -15,7 +15,13 @@ export interface ChannelSurfaceOptions {
   onPosted?(messageId: string): void;
 }
 
-/** A reply posted in a channel (or thread, or DM) by the bot itself. */
+/**
+ * A reply posted in a channel (or thread, or DM) by the bot itself. Text and embeds go to the REST routes
+ * directly: discord.js's channel.send and messages.edit build a Message from every answer (an edit clones the
+ * cached one) that Herald never reads, about a millisecond of CPU per reply that other replies wait for; the
+ * gateway's echo of each message keeps discord.js's cache as it was. Uploads go through channel.send, which builds
+ * their multipart body.
+ */
 export class ChannelSurface extends DiscordSurface {
   readonly uploadLimitBytes: number;
   readonly #channel: SendableChannels;
@@ -40,17 +46,41 @@ export class ChannelSurface extends DiscordSurface {
 
   protected async send(body: MessageBody): Promise<string> {
     const replyTo = this.#replyTo;
+    const id = body.files === undefined ? await this.#post(body, replyTo) : await this.#upload(body, replyTo);
+    this.#replyTo = undefined;
+    this.#onPosted?.(id);
+    return id;
+  }
+
+  protected async edit(handle: string, { content, embeds, flags }: EditBody): Promise<void> {
+    await this.#channel.client.rest.patch(Routes.channelMessage(this.#channel.id, handle), {
+      body: {
+        ...(content !== undefined && { content }),
+        ...(embeds !== undefined && { embeds }),
+        ...(flags !== undefined && { flags: Array.isArray(flags) ? 0 : flags }),
+        allowed_mentions: NO_MENTIONS_BODY,
+      },
+    });
+  }
+
+  async #post({ content, embeds, flags }: MessageBody, replyTo: string | undefined): Promise<string> {
+    const body: RESTPostAPIChannelMessageJSONBody = {
+      ...(content !== undefined && { content }),
+      ...(embeds !== undefined && { embeds }),
+      ...(flags !== undefined && { flags }),
+      allowed_mentions: NO_MENTIONS_BODY,
+      ...(replyTo !== undefined && { message_reference: { message_id: replyTo, fail_if_not_exists: false } }),
+    };
+    const message = (await this.#channel.client.rest.post(Routes.channelMessages(this.#channel.id), { body })) as APIMessage;
+    return message.id;
+  }
+
+  async #upload(body: MessageBody, replyTo: string | undefined): Promise<string> {
     const message = await this.#channel.send({
       ...body,
       allowedMentions: NO_MENTIONS,
       ...(replyTo !== undefined && { reply: { messageReference: replyTo, failIfNotExists: false } }),
     });
-    this.#replyTo = undefined;
-    this.#onPosted?.(message.id);
     return message.id;
-  }
-
-  protected async edit(handle: string, body: EditBody): Promise<void> {
-    await this.#channel.messages.edit(handle, { ...body, allowedMentions: NO_MENTIONS });
   }
 }
