@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { performance, type EventLoopUtilization } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 
 /** What bench/discord-world.ts reports about its own thread. */
 export interface ThreadLoad {
   cpu: NodeJS.CpuUsage;
-  elu: EventLoopUtilization;
 }
 
 /** Time tasks on this machine spent waiting for a CPU (Linux pressure stall information, µs); undefined elsewhere. */
@@ -17,18 +16,30 @@ function cpuStallUs(): number | undefined {
   }
 }
 
+/** CPU time the hypervisor gave other machines while this one had work (Linux /proc/stat steal, ms); undefined elsewhere. */
+function stealMs(): number | undefined {
+  try {
+    const steal = Number(readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/)[8]);
+    return Number.isFinite(steal) ? steal * 10 : undefined; // USER_HZ ticks of 10 ms
+  } catch {
+    return undefined;
+  }
+}
+
 const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
 
 /**
  * Where a phase's time went besides Herald's own latency: CPU per reply of Herald's thread and of the world's,
- * how busy Herald's event loop was while replies ran, and how long the machine's tasks waited for a CPU (other
- * work on a shared machine). Tells a slow tail from Herald apart from one from the machine.
+ * how busy Herald's event loop was while replies ran, how long the machine's tasks waited for a CPU (other work
+ * on a shared machine) and how much CPU a virtual machine's host took away (steal). Tells a slow tail from Herald
+ * apart from one from the machine.
  */
 export class LoadMeter {
   readonly #worldLoad: () => Promise<ThreadLoad>;
   #cpu = process.threadCpuUsage();
   #world: ThreadLoad | undefined;
   #stall: number | undefined;
+  #steal: number | undefined;
   #busyMs = 0;
   #windowMs = 0;
 
@@ -39,6 +50,7 @@ export class LoadMeter {
   async start(): Promise<void> {
     this.#world = await this.#worldLoad();
     this.#stall = cpuStallUs();
+    this.#steal = stealMs();
     this.#cpu = process.threadCpuUsage();
   }
 
@@ -61,10 +73,12 @@ export class LoadMeter {
     const worldMs = cpuMs(world.cpu) - cpuMs(this.#world!.cpu);
     const stallUs = cpuStallUs();
     const stall = stallUs !== undefined && this.#stall !== undefined ? `; tasks on the machine waited ${((stallUs - this.#stall) / 1e6).toFixed(1)} s for a CPU` : '';
+    const stolen = stealMs();
+    const steal = stolen !== undefined && this.#steal !== undefined ? `; the hypervisor took ${((stolen - this.#steal) / 1000).toFixed(1)} s of CPU from this machine` : '';
     return (
       `Herald's thread used ${(herald / replies).toFixed(1)} ms of CPU per reply and its event loop was busy ` +
       `${Math.round((100 * this.#busyMs) / this.#windowMs)}% of the time replies ran; the world's thread used ` +
-      `${(worldMs / replies).toFixed(1)} ms per reply${stall}.`
+      `${(worldMs / replies).toFixed(1)} ms per reply${stall}${steal}.`
     );
   }
 }

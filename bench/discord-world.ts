@@ -58,8 +58,8 @@ const operations: Record<string, (args: any) => unknown> = {
     created: fake.requests.find((r) => isMessageCreate(r) && r.params.channel_id === channelId)!.timestamp,
     edits: fake.requests.filter((r) => r.method === 'PATCH' && r.params.channel_id === channelId).map((r) => r.timestamp),
   }),
-  /** This thread's CPU time and event-loop utilization so far, to tell the world's own load from Herald's. */
-  threadLoad: () => ({ cpu: process.threadCpuUsage(), elu: performance.eventLoopUtilization() }),
+  /** This thread's CPU time so far, to tell the world's own load from Herald's. */
+  threadLoad: () => ({ cpu: process.threadCpuUsage() }),
   rateLimited: () => fake.rateLimitHits.map((hit) => `${hit.method} ${hit.route}${hit.global ? ', global' : ''}`),
   close: async () => {
     await fake.close();
