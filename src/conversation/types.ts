@@ -24,6 +24,16 @@ export interface IncomingAudio {
   isVoiceMessage: boolean;
 }
 
+/**
+ * Any other attached file: text, code or a PDF to read (with `data`), or a file of a kind Herald cannot
+ * read, passed without `data` so the user can be told it was skipped.
+ */
+export interface IncomingDocument {
+  name: string;
+  mime?: string;
+  data?: Uint8Array;
+}
+
 export interface Mention {
   id: string;
   displayName: string;
@@ -61,6 +71,7 @@ export interface IncomingMessage {
   text: string;
   images?: IncomingImage[];
   audio?: IncomingAudio[];
+  documents?: IncomingDocument[];
   mentions?: Mention[];
   replyTo?: ReplyReference;
   /** A direct message: one user, no speaker names needed. */
@@ -130,7 +141,7 @@ export interface ReplyUsage extends Omit<Usage, 'webSearch'> {
 
 export type StatusPhase = 'queued' | 'thinking' | 'searching' | 'looking' | 'transcribing' | 'tool';
 
-export type NoticeCode = 'history_trimmed' | 'tool_rounds_exhausted';
+export type NoticeCode = 'history_trimmed' | 'tool_rounds_exhausted' | 'file_skipped' | 'file_truncated';
 
 export type ReplyErrorCode =
   | 'rate_limited'
