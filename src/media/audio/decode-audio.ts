@@ -9,6 +9,7 @@ import type { OpusBackend } from '../opus-backend.ts';
 import { demuxOgg } from './ogg-demux.ts';
 import { decodeOpusPackets, opusPacketSamples, parseOpusHead, type OpusPacket } from './opus-packets.ts';
 import { withFlacDecoder, withMpegDecoder, withOggVorbisDecoder, type OpusSampleRate } from './wasm-decoders.ts';
+import { quietly } from './quiet-console.ts';
 
 /** Formats decoded inside the process; the rest (MP4/M4A, ADTS AAC, other Matroska codecs) need ffmpeg. */
 export type InProcessFormat = 'ogg-opus' | 'ogg-vorbis' | 'ogg-flac' | 'webm-opus' | 'wav' | 'mp3' | 'mp2' | 'flac';
@@ -93,23 +94,23 @@ export async function decodeStream(
       case 'flac':
       case 'ogg-flac':
         await withFlacDecoder(async (decoder) => {
-          for await (const chunk of chunks()) deliver(await decoder.decode(chunk));
+          for await (const chunk of chunks()) deliver(await quietly(() => decoder.decode(chunk)));
           // codec-parser delimits a native FLAC frame by finding the next frame's header; at the end of the
           // file it would otherwise glue the last two frames together and lose the final one.
-          if (format === 'flac') deliver(await decoder.decode(new Uint8Array(FLAC_TAIL_PADDING)));
-          deliver(await decoder.flush());
+          if (format === 'flac') deliver(await quietly(() => decoder.decode(new Uint8Array(FLAC_TAIL_PADDING))));
+          deliver(await quietly(() => decoder.flush()));
         });
         break;
       case 'ogg-vorbis':
         await withOggVorbisDecoder(async (decoder) => {
-          for await (const chunk of chunks()) deliver(await decoder.decode(chunk));
-          deliver(await decoder.flush());
+          for await (const chunk of chunks()) deliver(await quietly(() => decoder.decode(chunk)));
+          deliver(await quietly(() => decoder.flush()));
         });
         break;
       case 'mp3':
       case 'mp2':
         await withMpegDecoder(async (decoder) => {
-          for await (const chunk of chunks()) deliver(decoder.decode(chunk));
+          for await (const chunk of chunks()) deliver(quietly(() => decoder.decode(chunk)));
         });
         break;
     }

@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { nativeOpus, opusBackend, type OpusBackend } from '../opus-backend.ts';
 import { withOpusDecoder, type OpusSampleRate } from './wasm-decoders.ts';
+import { quietly } from './quiet-console.ts';
 
 /** The identification header of an Opus stream (RFC 7845 §5.1), as Ogg and Matroska carry it. */
 export interface OpusHead {
@@ -118,7 +119,7 @@ export async function decodeOpusPackets(
     decodeWith(
       {
         decode(packet) {
-          const decoded = wasm.decodeFrame(packet);
+          const decoded = quietly(() => wasm.decodeFrame(packet));
           if (decoded.errors.length > 0 && decoded.samplesDecoded === 0) return new Error(decoded.errors[0]!.message);
           return {
             length: decoded.samplesDecoded,

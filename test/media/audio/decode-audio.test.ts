@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { decodeAudio, type InProcessFormat } from '../../../src/media/audio/decode-audio.ts';
 import { demuxMatroskaAudio } from '../../../src/media/audio/matroska.ts';
 import { MediaError } from '../../../src/errors.ts';
@@ -273,6 +273,26 @@ describe('damaged and empty streams', () => {
     const error = await decodeError(bytes, 'flac');
     expect(error.code).toBe('corrupt');
     expect(error.message).toMatch(/damaged/);
+  });
+
+  it('prints nothing on the console for damaged frames (the decoders would write each one there, outside the JSON logs)', async () => {
+    const flac = Buffer.from(fixture('speech-flac.ogg'));
+    for (let i = 2000; i < flac.length; i += 997) flac[i]! ^= 0x5a;
+    const mp3 = Buffer.from(fixture('speech.mp3'));
+    for (let i = 4000; i < mp3.length; i += 499) mp3[i]! ^= 0x5a;
+    const printed = (['log', 'warn', 'error'] as const).map((method) => vi.spyOn(console, method).mockImplementation(() => {}));
+    try {
+      for (const [bytes, format] of [[flac, 'ogg-flac'], [mp3, 'mp3']] as const) {
+        const outcome = await decodeAudio(bytes, format).then(
+          (audio) => audio.channels[0]!.length,
+          (error: unknown) => error,
+        );
+        if (typeof outcome !== 'number') expect(outcome).toBeInstanceOf(MediaError);
+      }
+      for (const spy of printed) expect(spy.mock.calls).toEqual([]);
+    } finally {
+      for (const spy of printed) spy.mockRestore();
+    }
   });
 
   it('calls a voice note that stops after its headers empty', async () => {
