@@ -10,7 +10,7 @@ const fixture = (path: string) => readFileSync(new URL(`../fixtures/${path}`, im
 const WAVEFORM = Buffer.alloc(40, 100).toString('base64');
 
 function voiceMessage(): UserMessageAttachment {
-  return { filename: 'voice-message.ogg', bytes: fixture('audio/voice-note.ogg'), contentType: 'audio/ogg', durationSecs: 2.4, waveform: WAVEFORM };
+  return { filename: 'voice-message.ogg', bytes: fixture('audio/voice-note.ogg'), durationSecs: 2.4, waveform: WAVEFORM };
 }
 
 describe('discord: images and recordings', () => {
@@ -34,8 +34,8 @@ describe('discord: images and recordings', () => {
       channelId: channel.id,
       content: `${h.mention} which one is the brightest?`,
       attachments: [
-        { filename: 'phone.heic', bytes: fixture('images/marker.heic'), contentType: 'image/heic' },
-        { filename: 'marker.avif', bytes: fixture('images/marker.avif'), contentType: 'image/avif' },
+        { filename: 'phone.heic', bytes: fixture('images/marker.heic') },
+        { filename: 'marker.avif', bytes: fixture('images/marker.avif') },
         { filename: 'scan.tif', bytes: fixture('images/marker-orientation-8.tif') },
       ],
     });

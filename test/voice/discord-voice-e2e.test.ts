@@ -120,7 +120,7 @@ describe('Discord voice end to end: fake Discord, fake voice server with DAVE, t
     const before = emu.requests.length;
     fake.sendMessage({ channelId: fake.textChannel.id, authorId: fake.users.bob.id, content: '!roll d20' });
     fake.sendMessage({ channelId: fake.textChannel.id, authorId: fake.users.bob.id, content: 'Good evening, friends', attachments: [
-      { filename: 'sunset.png', contentType: 'image/png', bytes: Buffer.from('89504e470d0a1a0a', 'hex') },
+      { filename: 'sunset.png', bytes: Buffer.from('89504e470d0a1a0a', 'hex') },
     ] });
     await fake.waitFor(() => emu.requests.length > before, 5_000);
     const spoken = emu.requests.slice(before).map((r) => (r.body as { messages: { content: string }[] }).messages.at(-1)!.content);

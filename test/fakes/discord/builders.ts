@@ -231,7 +231,7 @@ export class Payloads {
       size: attachment.bytes.length,
       url,
       proxy_url: url,
-      content_type: attachment.contentType,
+      ...(attachment.contentType !== null ? { content_type: attachment.contentType } : {}),
       ...(attachment.width !== null ? { width: attachment.width, height: attachment.height } : {}),
       ...(attachment.description !== null ? { description: attachment.description } : {}),
       ...(attachment.title !== null ? { title: attachment.title } : {}),

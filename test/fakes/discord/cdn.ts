@@ -54,7 +54,7 @@ export class Cdn {
     }
     record.status = 200;
     res.writeHead(200, {
-      'Content-Type': attachment.contentType,
+      'Content-Type': attachment.contentType ?? 'application/octet-stream',
       'Content-Length': attachment.bytes.length,
       'Cache-Control': 'public, max-age=31536000',
     });

@@ -460,7 +460,7 @@ export class FakeDiscord {
       deleted: false,
     };
     message.attachments = (input.attachments ?? []).map((file) => makeAttachment(
-      { filename: file.filename, contentType: file.contentType ?? '', bytes: Buffer.from(file.bytes) },
+      { filename: file.filename, bytes: Buffer.from(file.bytes) },
       channel.id, false,
       {
         id: '', filename: null, description: file.description ?? null, title: null, isSpoiler: false,

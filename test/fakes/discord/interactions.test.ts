@@ -89,7 +89,7 @@ describe('fake discord: slash commands and interaction responses with discord.js
     const received = nextCommand();
     const record = fake.invokeCommand({
       name: 'ask',
-      options: { question: 'what is this?', image: { attachment: { filename: 'cat.png', bytes: Buffer.from('png bytes'), contentType: 'image/png' } } },
+      options: { question: 'what is this?', image: { attachment: { filename: 'cat.png', bytes: Buffer.from('png bytes') } } },
     });
     const interaction = await received;
     expect(interaction.id).toBe(record.id);

@@ -4,10 +4,10 @@ import { ChannelType, type CommandRecord, type InteractionRecord, type Json, typ
 import { snowflake } from './snowflake.ts';
 import type { World } from './world.ts';
 
+/** A file a user uploads: Discord types it by its name (content-types.ts), whatever the user's client declares. */
 export interface TestFile {
   filename: string;
   bytes: Buffer | Uint8Array;
-  contentType?: string;
 }
 
 /** An option value as a user would pick it: text/number/boolean, a user/channel/role id, or a file. */
@@ -104,7 +104,7 @@ function resolveValue(
       if (typeof value !== 'object') throw wrongType();
       const file = value.attachment;
       const attachment = makeAttachment(
-        { filename: file.filename, contentType: file.contentType ?? '', bytes: Buffer.from(file.bytes) },
+        { filename: file.filename, bytes: Buffer.from(file.bytes) },
         world.applicationId, true, null,
       );
       world.store.attachments.set(attachment.id, attachment);

@@ -60,7 +60,7 @@ describe('fake discord: login and gateway events with discord.js', () => {
       channelId: fake.textChannel.id,
       authorId: fake.users.alice.id,
       content: `hey <@${fake.botUser.id}> and <@${fake.users.bob.id}>`,
-      attachments: [{ filename: 'note.txt', bytes: Buffer.from('hello file'), contentType: 'text/plain' }],
+      attachments: [{ filename: 'note.txt', bytes: Buffer.from('hello file') }],
     });
     const message = await received;
     expect(message.author.id).toBe(fake.users.alice.id);

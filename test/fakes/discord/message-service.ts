@@ -1,3 +1,4 @@
+import { contentTypeFor } from './content-types.ts';
 import { DiscordErrors, FormErrors, jsonError } from './errors.ts';
 import { imageSize } from './image-size.ts';
 import { Intent } from './intents.ts';
@@ -34,32 +35,20 @@ export interface NewMessage {
   applicationId?: string;
 }
 
-const EXTENSION_TYPES: Record<string, string> = {
-  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp',
-  ogg: 'audio/ogg', opus: 'audio/ogg', mp3: 'audio/mpeg', wav: 'audio/x-wav', flac: 'audio/flac', m4a: 'audio/mp4',
-  mp4: 'video/mp4', webm: 'video/webm', txt: 'text/plain; charset=utf-8', md: 'text/markdown; charset=utf-8',
-  json: 'application/json; charset=utf-8', pdf: 'application/pdf', heic: 'image/heic',
-};
-
 /** Discord keeps letters, digits, dot, dash and underscore; spaces become underscores. */
 export function sanitizeFilename(name: string): string {
   const cleaned = name.replace(/\s+/g, '_').replace(/[^A-Za-z0-9._-]/g, '');
   return cleaned.length > 0 ? cleaned : 'unknown';
 }
 
-export function contentTypeFor(filename: string, declared: string): string {
-  const extension = filename.split('.').pop()?.toLowerCase() ?? '';
-  return EXTENSION_TYPES[extension] ?? (declared || 'application/octet-stream');
-}
-
 export function makeAttachment(
-  file: { filename: string; contentType: string; bytes: Buffer }, scope: string, ephemeral: boolean,
+  file: { filename: string; bytes: Buffer }, scope: string, ephemeral: boolean,
   meta: AttachmentMeta | null,
 ): AttachmentRecord {
   let filename = sanitizeFilename(meta?.filename ?? file.filename);
   if (meta?.isSpoiler && !filename.startsWith('SPOILER_')) filename = `SPOILER_${filename}`;
-  const contentType = contentTypeFor(filename, file.contentType);
-  const size = contentType.startsWith('image/') ? imageSize(file.bytes) : null;
+  const contentType = contentTypeFor(filename);
+  const size = contentType?.startsWith('image/') ? imageSize(file.bytes) : null;
   return {
     id: snowflake(),
     scope,
@@ -131,7 +120,7 @@ function checkVoiceMessage(message: MessageRecord, stickers: number): void {
     throw DiscordErrors.voiceNoAdditionalContent();
   }
   const [audio] = message.attachments;
-  if (message.attachments.length !== 1 || !audio || !audio.contentType.startsWith('audio/')) {
+  if (message.attachments.length !== 1 || !audio || !audio.contentType?.startsWith('audio/')) {
     throw DiscordErrors.voiceSingleAudioAttachment();
   }
   if (audio.durationSecs === null || audio.waveform === null) throw DiscordErrors.voiceMissingMetadata();

@@ -100,7 +100,8 @@ export interface AttachmentRecord {
   scope: string;
   ephemeral: boolean;
   filename: string;
-  contentType: string;
+  /** What Discord reports as content_type; null when it guesses none from the name. */
+  contentType: string | null;
   bytes: Buffer;
   width: number | null;
   height: number | null;
