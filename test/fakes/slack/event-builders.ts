@@ -21,6 +21,13 @@ export interface FileShareOptions extends Partial<PostOptions> {
   files: Array<StoredFile | { id: string }>;
 }
 
+export interface MentionOptions extends PostOptions {
+  /** Files shared with the mention (from uploadUserFile): the event carries their objects, as a file share's does. */
+  files?: Array<StoredFile | { id: string }>;
+}
+
+const idOf = (file: StoredFile | { id: string }) => ('bytes' in file ? file.file.id : file.id);
+
 export interface AssistantThreadOptions {
   user?: string;
   /** The assistant DM; defaults to the user's DM with the bot. */
@@ -105,13 +112,20 @@ export class EventBuilders {
     return event;
   }
 
-  /** Someone @-mentions the bot in a channel: the `app_mention` event (text should contain `<@BOT_USER_ID>`). */
-  appMention(options: PostOptions): Json {
+  /**
+   * Someone @-mentions the bot in a channel: the `app_mention` event (text should contain `<@BOT_USER_ID>`). With
+   * files, the message is a file share, and the app_mention carries the files but no subtype.
+   */
+  appMention(options: MentionOptions): Json {
     const mention = `<@${this.#ws.identity.botUserId}>`;
     const text = options.text.includes(mention) ? options.text : `${mention} ${options.text}`;
-    const message = this.#post({ ...options, text }, options.channel ?? this.#defaults.channelId);
+    const fileIds = (options.files ?? []).map(idOf);
+    const shared = fileIds.length > 0 ? { subtype: 'file_share', fileIds, extra: { upload: false } } : {};
+    const message = this.#post({ ...options, text }, options.channel ?? this.#defaults.channelId, shared);
+    this.#completeFiles(fileIds);
     const event = this.#messageEvent(message);
     delete event.channel_type;
+    delete event.subtype;
     return { ...event, type: 'app_mention' };
   }
 
@@ -132,18 +146,23 @@ export class EventBuilders {
 
   /** A user shares files: `message` with subtype `file_share` and the files' objects (url_private …). */
   fileShare(options: FileShareOptions): Json {
-    const fileIds = options.files.map((f) => ('bytes' in f ? f.file.id : f.id));
+    const fileIds = options.files.map(idOf);
     const message = this.#post(
       { ...options, text: options.text ?? '' },
       options.channel ?? this.#defaults.dmChannelId,
       { subtype: 'file_share', fileIds, extra: { upload: false } },
     );
+    this.#completeFiles(fileIds);
+    if (message.text === '') delete message.blocks;
+    return this.#messageEvent(message);
+  }
+
+  /** Sharing a user's uploaded files completes them (files.info finds them from then on). */
+  #completeFiles(fileIds: readonly string[]): void {
     for (const id of fileIds) {
       const stored = this.#ws.files.get(id);
       if (stored && !stored.completed) stored.completed = true;
     }
-    if (message.text === '') delete message.blocks;
-    return this.#messageEvent(message);
   }
 
   /** The user opens the assistant container: `assistant_thread_started`. */

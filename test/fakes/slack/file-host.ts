@@ -29,6 +29,8 @@ export interface UploadPost {
 
 export interface NewFile {
   name: string;
+  /** `snippet` for a snippet written in Slack (its filetype is the snippet's language); `hosted` when omitted. */
+  mode?: 'hosted' | 'snippet';
   bytes: Buffer | Uint8Array;
   mimetype?: string;
   filetype?: string;
@@ -58,11 +60,51 @@ const TYPES: Record<string, { filetype: string; pretty: string; mimetype: string
   txt: { filetype: 'text', pretty: 'Plain Text', mimetype: 'text/plain' },
   md: { filetype: 'markdown', pretty: 'Markdown (raw)', mimetype: 'text/plain' },
   json: { filetype: 'json', pretty: 'JSON', mimetype: 'application/json' },
+  csv: { filetype: 'csv', pretty: 'CSV', mimetype: 'text/csv' },
+  html: { filetype: 'html', pretty: 'HTML', mimetype: 'text/html' },
+  // Slack names code by language and serves most of it as plain text.
+  py: { filetype: 'python', pretty: 'Python', mimetype: 'text/plain' },
+  zip: { filetype: 'zip', pretty: 'Zip', mimetype: 'application/zip' },
+  docx: { filetype: 'docx', pretty: 'Word Document', mimetype: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' },
+  mov: { filetype: 'mov', pretty: 'QuickTime Movie', mimetype: 'video/quicktime' },
 };
 
-function typeOf(name: string): { filetype: string; pretty: string; mimetype: string } {
-  const ext = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? '';
+/** Pretty types of the languages a snippet can be written in (Slack's snippet menu). */
+const SNIPPET_TYPES: Record<string, string> = {
+  text: 'Plain Text',
+  python: 'Python',
+  javascript: 'JavaScript',
+  typescript: 'TypeScript',
+  shell: 'Shell',
+  sql: 'SQL',
+  json: 'JSON',
+  markdown: 'Markdown (raw)',
+};
+
+/** How many lines of a text file or snippet Slack puts in the file object's preview. */
+const PREVIEW_LINES = 5;
+
+function typeOf(input: NewFile): { filetype: string; pretty: string; mimetype: string } {
+  if (input.mode === 'snippet') {
+    const filetype = input.filetype ?? 'text';
+    return { filetype, pretty: SNIPPET_TYPES[filetype] ?? filetype, mimetype: 'text/plain' };
+  }
+  const ext = /\.([a-z0-9]+)$/i.exec(input.name)?.[1]?.toLowerCase() ?? '';
   return TYPES[ext] ?? { filetype: 'binary', pretty: 'Binary', mimetype: 'application/octet-stream' };
+}
+
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** The first lines of a text file or snippet, as Slack previews them in the file object. */
+function textPreview(bytes: Buffer): Json {
+  const lines = bytes.toString('utf8').split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  return {
+    preview: escapeHtml(lines.slice(0, PREVIEW_LINES).join('\n')),
+    lines: lines.length,
+    lines_more: Math.max(0, lines.length - PREVIEW_LINES),
+    preview_is_truncated: lines.length > PREVIEW_LINES,
+  };
 }
 
 const LOGIN_PAGE =
@@ -87,10 +129,12 @@ export class FileHost {
   create(input: NewFile, { uploaded = true, completed = true, declaredLength }: Partial<Pick<StoredFile, 'uploaded' | 'completed' | 'declaredLength'>> = {}): StoredFile {
     const id = slackId('F');
     const now = Math.floor(Date.now() / 1000);
-    const type = typeOf(input.name);
+    const type = typeOf(input);
     const bytes = Buffer.from(input.bytes);
     const base = `${this.#baseUrl}/files-pri/${this.#ws.identity.teamId}-${id}`;
     const mimetype = input.mimetype ?? type.mimetype;
+    const snippet = input.mode === 'snippet';
+    const permalink = `https://${this.#ws.identity.teamDomain}.slack.com/files/${input.user}/${id}/${encodeURIComponent(input.name)}`;
     const file: StoredFile['file'] = {
       id,
       created: now,
@@ -102,9 +146,9 @@ export class FileHost {
       pretty_type: type.pretty,
       user: input.user,
       user_team: this.#ws.identity.teamId,
-      editable: false,
+      editable: snippet,
       size: bytes.length,
-      mode: 'hosted',
+      mode: snippet ? 'snippet' : 'hosted',
       is_external: false,
       external_type: '',
       is_public: false,
@@ -115,8 +159,10 @@ export class FileHost {
       url_private_download: `${base}/download/${encodeURIComponent(input.name)}`,
       ...(mimetype.startsWith('audio/') ? { media_display_type: 'audio' } : {}),
       ...(mimetype.startsWith('video/') ? { media_display_type: 'video' } : {}),
-      permalink: `https://${this.#ws.identity.teamDomain}.slack.com/files/${input.user}/${id}/${encodeURIComponent(input.name)}`,
+      permalink,
       permalink_public: `https://slack-files.com/${this.#ws.identity.teamId}-${id}-${randomBytes(5).toString('hex')}`,
+      ...(snippet ? { edit_link: `${permalink}/edit` } : {}),
+      ...(snippet || mimetype.startsWith('text/') ? textPreview(bytes) : {}),
       has_rich_preview: false,
       file_access: 'visible',
       ...(input.subtype ? { subtype: input.subtype } : {}),
@@ -163,6 +209,7 @@ export class FileHost {
     stored.bytes = bytes;
     stored.uploaded = true;
     stored.file.size = bytes.length;
+    if ('preview' in stored.file) Object.assign(stored.file, textPreview(bytes));
     this.uploads.push({ fileId, bytes: bytes.length, contentType, at: Date.now() });
     sendText(res, 200, `OK - ${bytes.length}`);
   }

@@ -86,4 +86,51 @@ describe('files', () => {
     expect(info.file).toMatchObject({ id: image.file.id, mimetype: 'image/png', filetype: 'png', original_w: 640 });
     await expect(app.client.files.info({ file: 'F0000000000' })).rejects.toMatchObject({ data: { error: 'file_not_found' } });
   });
+
+  it('describes documents, code and archives by their type as Slack does', async () => {
+    const csv = fake.uploadUserFile({ name: 'q3.csv', bytes: Buffer.from('region,total\nnorth,12\n') });
+    const code = fake.uploadUserFile({ name: 'fib.py', bytes: Buffer.from('def fib(n):\n    return n\n') });
+    const pdf = fake.uploadUserFile({ name: 'report.pdf', bytes: Buffer.from('%PDF-1.4\n') });
+    const zip = fake.uploadUserFile({ name: 'logs.zip', bytes: Buffer.from('PK\x03\x04') });
+    const event = fake.events.fileShare({ files: [csv, code, pdf, zip], text: 'files' });
+    expect(event.files).toEqual([
+      expect.objectContaining({ name: 'q3.csv', mimetype: 'text/csv', filetype: 'csv', pretty_type: 'CSV', mode: 'hosted', lines: 2, lines_more: 0 }),
+      expect.objectContaining({ name: 'fib.py', mimetype: 'text/plain', filetype: 'python', pretty_type: 'Python', mode: 'hosted' }),
+      expect.objectContaining({ name: 'report.pdf', mimetype: 'application/pdf', filetype: 'pdf', pretty_type: 'PDF', size: 9 }),
+      expect.objectContaining({ name: 'logs.zip', mimetype: 'application/zip', filetype: 'zip', pretty_type: 'Zip', editable: false }),
+    ]);
+    const zipInfo = await app.client.files.info({ file: zip.file.id });
+    expect(zipInfo.file).not.toHaveProperty('preview');
+    expect(zipInfo.file?.url_private_download).toMatch(/\/download\/logs\.zip$/);
+  });
+
+  it('a snippet is editable plain text named by its title, its language the filetype, its first lines previewed', async () => {
+    const lines = ['#!/bin/sh', 'set -e', 'echo "<one>"', 'echo two', 'echo three', 'echo four', 'echo five'];
+    const snippet = fake.uploadSnippet({ content: lines.join('\n'), filetype: 'shell', title: 'deploy' });
+    const event = fake.events.fileShare({ files: [snippet], text: '' });
+    expect((event.files as unknown[])[0]).toMatchObject({
+      name: 'deploy',
+      title: 'deploy',
+      mode: 'snippet',
+      editable: true,
+      mimetype: 'text/plain',
+      filetype: 'shell',
+      pretty_type: 'Shell',
+      preview: '#!/bin/sh\nset -e\necho "&lt;one&gt;"\necho two\necho three',
+      lines: 7,
+      lines_more: 2,
+      preview_is_truncated: true,
+      edit_link: expect.stringMatching(/\/edit$/),
+    });
+    expect(fake.uploadSnippet({ content: 'x' }).file).toMatchObject({ name: 'Untitled', filetype: 'text', pretty_type: 'Plain Text' });
+  });
+
+  it('a mention that shares files carries them, without the file_share subtype its message has', async () => {
+    const pdf = fake.uploadUserFile({ name: 'report.pdf', bytes: Buffer.from('%PDF-1.4\n') });
+    const event = fake.events.appMention({ text: 'summarize this', files: [pdf] });
+    expect(event).toMatchObject({ type: 'app_mention', upload: false, files: [expect.objectContaining({ id: pdf.file.id, url_private: expect.any(String) })] });
+    expect(event).not.toHaveProperty('subtype');
+    expect(fake.message(fake.channelId, String(event.ts))).toMatchObject({ subtype: 'file_share', fileIds: [pdf.file.id] });
+    expect((await app.client.files.info({ file: pdf.file.id })).file).toMatchObject({ name: 'report.pdf' });
+  });
 });

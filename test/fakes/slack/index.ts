@@ -37,7 +37,7 @@ import type { ApiCall } from './web-api.ts';
 export type { ApiCall, AssistantThreadState, DeliveryOptions, FileFetch, HttpDelivery, Json, NewFile, RateLimitOptions };
 export type { ResponseUrlPost, Served429, SlackChannel, SlackUser, SlashCommandOptions, StoredFile, StoredMessage, UploadPost };
 export type { SocketConnection, SocketDelivery, SocketDeliveryOptions } from './socket-mode.ts';
-export type { AssistantThreadOptions, FileShareOptions, PostOptions } from './event-builders.ts';
+export type { AssistantThreadOptions, FileShareOptions, MentionOptions, PostOptions } from './event-builders.ts';
 export { slackSignature } from './signing.ts';
 
 export const DEFAULT_SCOPES = [
@@ -311,6 +311,17 @@ export class FakeSlack {
       subtype: 'slack_audio',
       ...(clip.user ? { user: clip.user } : {}),
       extra: { duration_ms: clip.durationMs ?? 3000, transcription: { status: 'none' } },
+    });
+  }
+
+  /** A snippet the user wrote in Slack's snippet editor: plain text with a language (its filetype), named by its title. */
+  uploadSnippet(snippet: { content: string; filetype?: string; title?: string; user?: string }): StoredFile {
+    return this.uploadUserFile({
+      name: snippet.title ?? 'Untitled',
+      bytes: Buffer.from(snippet.content),
+      mode: 'snippet',
+      ...(snippet.filetype ? { filetype: snippet.filetype } : {}),
+      ...(snippet.user ? { user: snippet.user } : {}),
     });
   }
 
