@@ -1,26 +1,11 @@
 import type { Attachment } from 'discord.js';
 import { request } from 'undici';
-import type { IncomingAudio, IncomingImage } from '../../src/conversation/types.ts';
+import type { IncomingAudio, IncomingDocument, IncomingImage } from '../../src/conversation/types.ts';
 import { HeraldError, MediaError } from '../../src/errors.ts';
+import { attachmentKind } from '../../src/media/attachment-kind.ts';
 
 /** Largest attachment Herald downloads; the media pipeline shrinks what it keeps. */
 export const MAX_DOWNLOAD_BYTES = 25 * 1024 * 1024;
-
-const IMAGE_EXTENSIONS = new Set(['png', 'jpg', 'jpeg', 'gif', 'webp', 'bmp', 'heic', 'heif', 'avif', 'tif', 'tiff', 'svg']);
-const AUDIO_EXTENSIONS = new Set(['ogg', 'oga', 'opus', 'mp3', 'wav', 'flac', 'm4a', 'aac', 'webm', 'weba']);
-
-type MediaKind = 'image' | 'audio';
-
-/** Images and recordings by declared type, else by file extension (Discord guesses types from names too). */
-function mediaKind(name: string, contentType: string | null | undefined): MediaKind | undefined {
-  const type = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
-  if (type.startsWith('image/')) return 'image';
-  if (type.startsWith('audio/')) return 'audio';
-  const extension = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? '';
-  if (IMAGE_EXTENSIONS.has(extension)) return 'image';
-  if (AUDIO_EXTENSIONS.has(extension)) return 'audio';
-  return undefined;
-}
 
 function megabytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -70,32 +55,43 @@ export function downloadAttachment(attachment: Attachment, maxBytes: number, sig
 export interface MessageMedia {
   images: IncomingImage[];
   audio: IncomingAudio[];
+  /** Files to read, and (without data, never downloaded) files of a kind Herald cannot read. */
+  documents: IncomingDocument[];
 }
 
-/** The images and recordings of a message, downloaded; a voice message's one recording is marked as such. */
+/**
+ * The attachments of a message for the core: images, recordings and documents downloaded (a voice message's
+ * one recording marked as such), other files named only so the user hears they were skipped.
+ */
 export async function collectMedia(
   attachments: Iterable<Attachment>,
   options: { voiceMessage: boolean; maxBytes: number; signal?: AbortSignal },
 ): Promise<MessageMedia> {
-  const wanted = [...attachments]
-    .map((attachment) => ({ attachment, kind: mediaKind(attachment.name, attachment.contentType) }))
-    .filter((entry): entry is { attachment: Attachment; kind: MediaKind } => entry.kind !== undefined);
-  const oversized = wanted.find(({ attachment }) => attachment.size > options.maxBytes)?.attachment;
+  const entries = [...attachments].map((attachment) => ({
+    attachment,
+    kind: attachmentKind(attachment.name, attachment.contentType, attachment.size),
+  }));
+  const oversized = entries.find(({ attachment, kind }) => kind !== 'unsupported' && attachment.size > options.maxBytes)?.attachment;
   if (oversized) throw tooLarge(oversized.name, options.maxBytes, oversized.size);
   const files = await Promise.all(
-    wanted.map(async ({ attachment, kind }) => ({
+    entries.map(async ({ attachment, kind }) => ({
       attachment,
       kind,
-      data: await downloadAttachment(attachment, options.maxBytes, options.signal),
+      data: kind === 'unsupported' ? undefined : await downloadAttachment(attachment, options.maxBytes, options.signal),
     })),
   );
-  const media: MessageMedia = { images: [], audio: [] };
+  const media: MessageMedia = { images: [], audio: [], documents: [] };
   for (const { attachment, kind, data } of files) {
     const mime = attachment.contentType ?? undefined;
-    if (kind === 'image') media.images.push({ name: attachment.name, mime, data });
-    else {
+    if (data === undefined) {
+      media.documents.push({ name: attachment.name, mime });
+    } else if (kind === 'image') {
+      media.images.push({ name: attachment.name, mime, data });
+    } else if (kind === 'audio') {
       const voice = options.voiceMessage;
       media.audio.push({ name: voice ? 'Voice message' : attachment.name, mime, data, isVoiceMessage: voice });
+    } else {
+      media.documents.push({ name: attachment.name, mime, data });
     }
   }
   return media;

@@ -56,7 +56,7 @@ export function toIncomingMessage(
 ): IncomingMessage {
   const { text, mentions } = readText(message, context.botId);
   const replyTo = replyReference(message, context.botId);
-  const { images, audio } = context.media;
+  const { images, audio, documents } = context.media;
   return {
     platform: 'discord',
     ...(message.guildId !== null && { workspaceId: message.guildId }),
@@ -67,6 +67,7 @@ export function toIncomingMessage(
     text,
     ...(images.length > 0 && { images }),
     ...(audio.length > 0 && { audio }),
+    ...(documents.length > 0 && { documents }),
     ...(mentions.length > 0 && { mentions }),
     ...(replyTo && { replyTo }),
     isDirect: !message.inGuild(),
