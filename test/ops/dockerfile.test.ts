@@ -223,7 +223,7 @@ function sourceModules(dir: string): string[] {
 
 /**
  * The entry starts Herald when evaluated, so only what it imports is loaded: a stub beside it with the same
- * run-time imports, plus every module the code imports only once it is needed (a platform's adapter, a codec).
+ * run-time imports, plus every module the code imports only once it is needed (a platform's adapter, a codec, the PDF reader).
  */
 function entryImportsStub(entry: string, app: string): string {
   const specifiers = runtimeSpecifiers(readFileSync(entry, 'utf8'));

@@ -1,0 +1,27 @@
+import { MediaError } from '../../errors.ts';
+import { decodeText } from './decode-text.ts';
+import { readPdf } from './read-pdf.ts';
+
+export interface DocumentText {
+  text: string;
+  /** A PDF's page count; absent for a text file. */
+  pages?: number;
+}
+
+const PDF_SIGNATURE = '%PDF-';
+
+/**
+ * The text of an attached file, told apart by its bytes (names and declared types are often wrong): a PDF's
+ * text layer, else the file decoded as text. An empty, binary or unreadable file is a MediaError whose
+ * message names it.
+ */
+export async function readDocument(name: string, bytes: Uint8Array): Promise<DocumentText> {
+  if (isPdf(bytes)) return readPdf(name, bytes);
+  const text = decodeText(name, bytes);
+  if (text.trim() === '') throw new MediaError(`"${name}" is empty.`, { code: 'empty' });
+  return { text };
+}
+
+function isPdf(bytes: Uint8Array): boolean {
+  return bytes.length >= PDF_SIGNATURE.length && Buffer.from(bytes.buffer, bytes.byteOffset, PDF_SIGNATURE.length).toString('latin1') === PDF_SIGNATURE;
+}

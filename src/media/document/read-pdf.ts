@@ -1,0 +1,66 @@
+import { MediaError } from '../../errors.ts';
+import { loadPackage } from '../../load-package.ts';
+
+export interface PdfText {
+  /** The pages' text, each page after a `--- page N ---` line when there are several. */
+  text: string;
+  pages: number;
+}
+
+/**
+ * The text layer of a PDF, page by page, through pdf.js (the `unpdf` package, loaded with the first PDF).
+ * A password-protected, damaged or text-less (scanned) file is refused with a message naming it.
+ */
+export async function readPdf(name: string, bytes: Uint8Array): Promise<PdfText> {
+  const { extractText, getDocumentProxy } = await loadPackage('unpdf', () => import('unpdf'));
+  let pdf;
+  try {
+    // A copy: pdf.js detaches the buffer it is given.
+    pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
+  } catch (error) {
+    throw openFailure(name, error);
+  }
+  let pages: string[];
+  try {
+    pages = (await extractText(pdf, { mergePages: false })).text.map(cleanPage);
+  } catch (error) {
+    throw damaged(name, error);
+  } finally {
+    await pdf.loadingTask.destroy();
+  }
+  if (pages.every((page) => page === '')) {
+    throw new MediaError(
+      `"${name}" has no text I can read: it looks like a scan without a text layer. Send the pages as images and I can look at them.`,
+      { code: 'empty' },
+    );
+  }
+  const text = pages.length === 1 ? pages[0]! : pages.map((page, i) => `${pageMarker(i + 1)}\n${page || '(no text on this page)'}`).join('\n\n');
+  return { text, pages: pages.length };
+}
+
+/** The line that starts page `n` of a PDF's text. */
+export function pageMarker(n: number): string {
+  return `--- page ${n} ---`;
+}
+
+function cleanPage(text: string): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(/[^\S\n]+$/gm, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+function openFailure(name: string, error: unknown): MediaError {
+  if (error instanceof Error && error.name === 'PasswordException') {
+    return new MediaError(`"${name}" is password-protected, so I can't read it. Send a copy without the password.`, {
+      code: 'unsupported_format',
+      cause: error,
+    });
+  }
+  return damaged(name, error);
+}
+
+function damaged(name: string, cause: unknown): MediaError {
+  return new MediaError(`"${name}" looks damaged: I couldn't open it as a PDF.`, { code: 'corrupt', cause });
+}
