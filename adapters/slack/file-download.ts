@@ -2,7 +2,7 @@
  * Slack's private files (url_private / url_private_download) are served only to a request carrying the bot token;
  * without it Slack redirects to its sign-in page, which a careless client would read as the file. The token goes
  * only to Slack's own hosts, redirects are followed by hand so it never leaks to another host, and an HTML page
- * where a file was expected fails with a message that says what to fix.
+ * where a file was expected (or reached by a redirect, for a shared web page) fails with a message that says what to fix.
  */
 import { HeraldError } from '../../src/errors.ts';
 
@@ -11,6 +11,8 @@ export interface DownloadOptions {
   /** Hosts besides *.slack.com and *.slack-gov.com that may see the token (the SLACK_API_URL host). */
   extraTokenHosts?: readonly string[];
   maxBytes: number;
+  /** The file is itself a web page: HTML is then the sign-in page only when Slack redirected to it. */
+  htmlExpected?: boolean;
   signal?: AbortSignal;
 }
 
@@ -62,7 +64,7 @@ export async function downloadSlackFile(fileUrl: string, name: string, options: 
       throw tooLarge(name, options.maxBytes);
     }
     const bytes = await readCapped(response, name, options.maxBytes);
-    if (looksLikeHtml(response.headers.get('content-type'), bytes)) {
+    if ((!options.htmlExpected || hop > 0) && looksLikeHtml(response.headers.get('content-type'), bytes)) {
       throw new SlackFileError(
         `Slack sent its sign-in page instead of “${name}”. The app needs the files:read scope and must be in this conversation to read shared files.`,
       );

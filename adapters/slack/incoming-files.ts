@@ -1,8 +1,10 @@
 /**
- * Files shared with a message: images are described, voice clips and audio files transcribed. Their bytes are
- * downloaded here with the bot token and handed to the core; a private Slack URL is never passed on.
+ * Files shared with a message: images are described, voice clips and audio files transcribed, text, code and PDFs
+ * read. Their bytes are downloaded here with the bot token and handed to the core; a private Slack URL is never
+ * passed on. A file Herald cannot read is not downloaded: the core gets its name only, to tell the user it was skipped.
  */
-import type { IncomingAudio, IncomingImage } from '../../src/conversation/types.ts';
+import { attachmentKind, type AttachmentKind } from '../../src/media/attachment-kind.ts';
+import type { IncomingAudio, IncomingDocument, IncomingImage } from '../../src/conversation/types.ts';
 import { downloadSlackFile } from './file-download.ts';
 import type { SlackApi } from './slack-api.ts';
 
@@ -11,6 +13,7 @@ export interface SlackFile {
   name?: string;
   title?: string;
   mimetype?: string;
+  /** Slack's own type: the language of code and snippets (`python`, `shell` …), `binary` when it knows none. */
   filetype?: string;
   /** `slack_audio` for a clip recorded in Slack. */
   subtype?: string;
@@ -19,20 +22,40 @@ export interface SlackFile {
   url_private_download?: string;
   /** `check_file_info` when the event carries only a stub (files.info has the rest). */
   file_access?: string;
+  /** `hosted`, `snippet`, `external` (a link to another service), `tombstone` once deleted … */
   mode?: string;
+  is_external?: boolean;
 }
 
 /** Largest file Herald downloads: the service takes far less, but a recording is shrunk before it is sent. */
 export const MAX_DOWNLOAD_BYTES = 200 * 1024 * 1024;
 
-export type FileKind = 'image' | 'voice' | 'audio';
+export type FileKind = AttachmentKind | 'voice';
 
-export function fileKind(file: SlackFile): FileKind | undefined {
+/** Files that are no longer there to read: deleted, or hidden by the workspace's plan. */
+const GONE_MODES = new Set(['tombstone', 'hidden_by_limit']);
+const GENERIC_MIME_TYPES = new Set(['', 'application/octet-stream', 'binary/octet-stream']);
+/** Slack's file types for text and code, for a file whose declared type says nothing. */
+const TEXT_FILETYPES = new Set([
+  'text', 'markdown', 'csv', 'tsv', 'json', 'xml', 'yaml', 'html', 'css', 'sass', 'diff', 'latex', 'sql', 'shell',
+  'powershell', 'python', 'javascript', 'typescript', 'java', 'kotlin', 'scala', 'groovy', 'c', 'cpp', 'csharp',
+  'objc', 'swift', 'go', 'rust', 'ruby', 'php', 'perl', 'lua', 'r', 'matlab', 'dart', 'haskell', 'erlang',
+  'elixir', 'clojure', 'ocaml', 'fsharp', 'lisp', 'scheme', 'dockerfile', 'vb', 'vbscript', 'verilog', 'puppet',
+]);
+
+/** The declared type, or the one Slack's filetype implies where the declared one is missing or says nothing. */
+function declaredType(file: SlackFile): string | undefined {
+  if (!GENERIC_MIME_TYPES.has(file.mimetype?.trim().toLowerCase() ?? '')) return file.mimetype;
+  if (file.mode === 'snippet' || TEXT_FILETYPES.has(file.filetype ?? '')) return 'text/plain';
+  if (file.filetype === 'pdf') return 'application/pdf';
+  return file.mimetype;
+}
+
+export function fileKind(file: SlackFile): FileKind {
   if (file.subtype === 'slack_audio') return 'voice';
-  const mime = file.mimetype ?? '';
-  if (mime.startsWith('image/')) return 'image';
-  if (mime.startsWith('audio/')) return 'audio';
-  return undefined;
+  // A remote file (Google Drive, Dropbox …) is a link whose url_private is the other service's, never fetched.
+  if (file.is_external || file.mode === 'external') return 'unsupported';
+  return attachmentKind(fileName(file), declaredType(file), file.size);
 }
 
 export function fileName(file: SlackFile): string {
@@ -54,26 +77,41 @@ export async function fetchFileBytes(api: SlackApi, stub: SlackFile, signal?: Ab
     botToken: api.botToken,
     extraTokenHosts: [new URL(api.apiUrl).host],
     maxBytes: MAX_DOWNLOAD_BYTES,
+    htmlExpected: /^(text\/html|application\/xhtml\+xml)\b/i.test(file.mimetype ?? ''),
     ...(signal && { signal }),
   });
   return { file, data };
 }
 
-/** Downloads the images and recordings among `files`; other files are left out. */
-export async function readMessageFiles(
-  api: SlackApi,
-  files: readonly SlackFile[],
-  signal?: AbortSignal,
-): Promise<{ images: IncomingImage[]; audio: IncomingAudio[] }> {
-  const wanted = files.filter((f) => fileKind(f) !== undefined && f.mode !== 'tombstone');
-  const fetched = await Promise.all(wanted.map((f) => fetchFileBytes(api, f, signal)));
-  const images: IncomingImage[] = [];
-  const audio: IncomingAudio[] = [];
-  for (const { file, data } of fetched) {
-    const kind = fileKind(file);
+export interface MessageFiles {
+  images: IncomingImage[];
+  audio: IncomingAudio[];
+  documents: IncomingDocument[];
+}
+
+/**
+ * Downloads the images, recordings and documents among `files`; a file of a kind Herald cannot read becomes a
+ * document without data, and a deleted one is left out. A stub (a file from another organization) is looked up first,
+ * as only files.info says what it is.
+ */
+export async function readMessageFiles(api: SlackApi, files: readonly SlackFile[], signal?: AbortSignal): Promise<MessageFiles> {
+  const present = files.filter((f) => !GONE_MODES.has(f.mode ?? ''));
+  const described = await Promise.all(present.map((f) => complete(api, f)));
+  const read = await Promise.all(
+    described.map(async (file) => {
+      const kind = fileKind(file);
+      return { file, kind, data: kind === 'unsupported' ? undefined : (await fetchFileBytes(api, file, signal)).data };
+    }),
+  );
+  const result: MessageFiles = { images: [], audio: [], documents: [] };
+  for (const { file, kind, data } of read) {
     const name = fileName(file);
-    if (kind === 'image') images.push({ name, ...(file.mimetype && { mime: file.mimetype }), data });
-    else audio.push({ name, ...(file.mimetype && { mime: file.mimetype }), data, isVoiceMessage: kind === 'voice' });
+    const mime = file.mimetype ? { mime: file.mimetype } : {};
+    const type = declaredType(file);
+    if (data === undefined) result.documents.push({ name, ...(type && { mime: type }) });
+    else if (kind === 'image') result.images.push({ name, ...mime, data });
+    else if (kind === 'audio' || kind === 'voice') result.audio.push({ name, ...mime, data, isVoiceMessage: kind === 'voice' });
+    else result.documents.push({ name, ...(type && { mime: type }), data });
   }
-  return { images, audio };
+  return result;
 }

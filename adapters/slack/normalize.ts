@@ -1,4 +1,4 @@
-import type { IncomingAudio, IncomingImage, IncomingMessage, Mention } from '../../src/conversation/types.ts';
+import type { IncomingAudio, IncomingDocument, IncomingImage, IncomingMessage, Mention } from '../../src/conversation/types.ts';
 import { readSlackText } from './incoming-text.ts';
 import type { SlackMessageEvent } from './slack-event.ts';
 import type { UserDirectory } from './user-directory.ts';
@@ -11,11 +11,12 @@ export interface NormalizeContext {
   threadTs: string | undefined;
   images?: IncomingImage[];
   audio?: IncomingAudio[];
+  documents?: IncomingDocument[];
 }
 
 /**
  * A Slack message as the core's IncomingMessage: names for its author and mentions (the user id while Slack is
- * slow to say), files as bytes.
+ * slow to say), files as bytes (or, for a file Herald cannot read, by name only).
  */
 export async function toIncomingMessage(event: SlackMessageEvent, ctx: NormalizeContext): Promise<IncomingMessage> {
   const userId = event.user ?? '';
@@ -31,6 +32,7 @@ export async function toIncomingMessage(event: SlackMessageEvent, ctx: Normalize
     text,
     ...(ctx.images?.length && { images: ctx.images }),
     ...(ctx.audio?.length && { audio: ctx.audio }),
+    ...(ctx.documents?.length && { documents: ctx.documents }),
     ...(mentions.length > 0 && {
       mentions: mentions.map((m, i): Mention => ({ id: m.id, displayName: mentioned[i]!.displayName, raw: m.raw })),
     }),
