@@ -73,7 +73,7 @@ export async function downloadSlackFile(fileUrl: string, name: string, options: 
   }
 }
 
-function tooLarge(name: string, maxBytes: number): SlackFileError {
+export function tooLarge(name: string, maxBytes: number): SlackFileError {
   return new SlackFileError(`“${name}” is larger than the ${Math.round(maxBytes / 1024 / 1024)} MB I can read.`);
 }
 

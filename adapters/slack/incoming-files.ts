@@ -5,7 +5,7 @@
  */
 import { attachmentKind, type AttachmentKind } from '../../src/media/attachment-kind.ts';
 import type { IncomingAudio, IncomingDocument, IncomingImage } from '../../src/conversation/types.ts';
-import { downloadSlackFile } from './file-download.ts';
+import { downloadSlackFile, tooLarge } from './file-download.ts';
 import type { SlackApi } from './slack-api.ts';
 
 export interface SlackFile {
@@ -96,12 +96,16 @@ export interface MessageFiles {
  */
 export async function readMessageFiles(api: SlackApi, files: readonly SlackFile[], signal?: AbortSignal): Promise<MessageFiles> {
   const present = files.filter((f) => !GONE_MODES.has(f.mode ?? ''));
-  const described = await Promise.all(present.map((f) => complete(api, f)));
+  const described = (await Promise.all(present.map((f) => complete(api, f)))).map((file) => ({ file, kind: fileKind(file) }));
+  // Refused before anything is downloaded: Slack's size is the file's.
+  const oversized = described.find(({ file, kind }) => kind !== 'unsupported' && (file.size ?? 0) > MAX_DOWNLOAD_BYTES)?.file;
+  if (oversized) throw tooLarge(fileName(oversized), MAX_DOWNLOAD_BYTES);
   const read = await Promise.all(
-    described.map(async (file) => {
-      const kind = fileKind(file);
-      return { file, kind, data: kind === 'unsupported' ? undefined : (await fetchFileBytes(api, file, signal)).data };
-    }),
+    described.map(async ({ file, kind }) => ({
+      file,
+      kind,
+      data: kind === 'unsupported' ? undefined : (await fetchFileBytes(api, file, signal)).data,
+    })),
   );
   const result: MessageFiles = { images: [], audio: [], documents: [] };
   for (const { file, kind, data } of read) {

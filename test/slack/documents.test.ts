@@ -120,6 +120,16 @@ describe('documents shared with Herald on Slack', () => {
     expect(handed[0]?.documents).toEqual([{ name: 'plan.txt', mime: 'text/plain' }]);
   });
 
+  it('refuses a document larger than it downloads before downloading any file of the message', async () => {
+    const small = fake.uploadUserFile({ name: 'notes.txt', bytes: Buffer.from('short notes\n') });
+    const huge = fake.uploadUserFile({ name: 'dump.csv', bytes: Buffer.from('a,b\n'), extra: { size: 300 * 1024 * 1024 } });
+    await fake.deliverEvent(fake.events.appMention({ text: 'compare these', files: [small, huge] }));
+    const reply = await fake.waitFor(() => fake.botMessages()[0], 10_000);
+    expect(reply.text).toMatch(/^⚠️ .*dump\.csv.*larger than the 200 MB/);
+    expect(fake.fileFetches).toEqual([]);
+    expect(handed).toEqual([]);
+  });
+
   it('leaves out a file deleted before Herald read the message', async () => {
     const gone = fake.uploadUserFile({ name: 'old.csv', bytes: Buffer.from('a,b\n') });
     fake.workspace.files.delete(gone.file.id);
