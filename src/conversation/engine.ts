@@ -10,6 +10,7 @@ import type { ToolContext } from '../tools/types.ts';
 import type { Exchange } from './context-budget.ts';
 import { conversationId, conversationKeyOf } from './conversation-key.ts';
 import { ConversationLocks, LockBusyError, type LockOptions } from './conversation-lock.ts';
+import { readDocuments, type DocumentInput } from './document-input.ts';
 import { ConversationHistory } from './history.ts';
 import {
   prepareImages,
@@ -40,7 +41,7 @@ import type {
 } from './types.ts';
 import { UsageLedger, type UsageReport, type UsageSubject } from './usage-ledger.ts';
 import { emptyUsage } from './usage-meter.ts';
-import { resolveMentions, userTurnText } from './user-turn.ts';
+import { defaultQuestion, resolveMentions, userTurnText } from './user-turn.ts';
 
 export interface EngineDeps {
   config: Config;
@@ -212,6 +213,17 @@ export class ConversationEngine {
     const history = await this.#history.load(key);
     const audio = message.audio ?? [];
     const images = message.images ?? [];
+    const asked = resolveMentions(message);
+
+    let files: DocumentInput | undefined;
+    if (message.documents?.length) {
+      emit({ type: 'status', phase: 'reading', text: message.documents.length === 1 ? 'reading the file…' : 'reading the files…' });
+      files = await readDocuments(message.documents, Math.floor(config.conversation.contextTokens / 2));
+      if (files.blocks.length === 0 && asked === '' && images.length === 0 && audio.length === 0) {
+        throw new MediaError(files.skipped.join('\n'), { code: 'unsupported_format' });
+      }
+    }
+    const documents = files?.blocks ?? [];
 
     const transcripts = audio.length > 0
       ? await transcribeAll(audio, {
@@ -223,25 +235,29 @@ export class ConversationEngine {
           emit,
         })
       : [];
-    const asked = resolveMentions(message);
-    if (audio.length > 0 && images.length === 0 && (message.flags?.transcriptOnly || (asked === '' && audio.every((a) => !a.isVoiceMessage)))) {
+    const transcriptOnly = message.flags?.transcriptOnly || (asked === '' && documents.length === 0 && audio.every((a) => !a.isVoiceMessage));
+    if (audio.length > 0 && images.length === 0 && transcriptOnly) {
       await this.#saveTranscriptOnly(key, history, message, transcripts);
       return;
     }
 
+    // Attachments alone ask for a description or a summary; a voice message asks its own question about files.
+    const spoken = transcripts.some((t) => t.isVoiceMessage);
+    const question = asked === '' && (images.length > 0 || (documents.length > 0 && !spoken))
+      ? { ...message, text: defaultQuestion(images.length, spoken ? 0 : documents.length) }
+      : message;
     let userMessage: ChatMessage;
     let storedUser: ChatMessage;
     let imageTokens = (_url: string) => UNKNOWN_IMAGE_TOKENS;
     if (images.length > 0) {
       emit({ type: 'status', phase: 'looking', text: 'looking at the image…' });
       const prepared = await prepareImages(images, this.#deps.prepareImage);
-      const question = asked === '' ? { ...message, text: images.length === 1 ? 'Describe this image.' : 'Describe these images.' } : message;
-      const text = userTurnText(question, { transcripts });
+      const text = userTurnText(question, { transcripts, documents });
       userMessage = { role: 'user', content: [{ type: 'text', text }, ...prepared.parts] };
-      storedUser = { role: 'user', content: userTurnText(question, { transcripts, images: prepared.notes }) };
+      storedUser = { role: 'user', content: userTurnText(question, { transcripts, images: prepared.notes, documents }) };
       imageTokens = (url) => prepared.tokensByUrl.get(url) ?? UNKNOWN_IMAGE_TOKENS;
     } else {
-      userMessage = { role: 'user', content: userTurnText(message, { transcripts }) };
+      userMessage = { role: 'user', content: userTurnText(question, { transcripts, documents }) };
       storedUser = userMessage;
     }
 
@@ -289,6 +305,7 @@ export class ConversationEngine {
       usage,
       imageTokens,
     });
+    for (const notice of files?.notices ?? []) emit(notice);
     await this.#save(key, history, [storedUser, ...result.messages.slice(1)]);
   }
 

@@ -139,7 +139,7 @@ export interface ReplyUsage extends Omit<Usage, 'webSearch'> {
   webPages: number;
 }
 
-export type StatusPhase = 'queued' | 'thinking' | 'searching' | 'looking' | 'transcribing' | 'tool';
+export type StatusPhase = 'queued' | 'thinking' | 'searching' | 'reading' | 'looking' | 'transcribing' | 'tool';
 
 export type NoticeCode = 'history_trimmed' | 'tool_rounds_exhausted' | 'file_skipped' | 'file_truncated';
 

@@ -23,12 +23,15 @@ export interface UserTurnParts {
   transcripts?: { name: string; text: string; isVoiceMessage: boolean }[];
   /** One-line descriptions of attached images, e.g. `photo.jpg, 1024x768`. */
   images?: string[];
+  /** Attached files' text, each a labelled block (src/conversation/document-input.ts). */
+  documents?: string[];
 }
 
 /**
  * The text of the user's turn as the model sees it: in shared channels prefixed with `[Name]: `; a quote
  * of the message being replied to (unless it is the bot's own, already in the history); voice-message
- * transcripts in place of the missing text; audio-file transcripts and image notes as labelled lines.
+ * transcripts in place of the missing text; audio-file transcripts and image notes as labelled lines;
+ * attached files' text last.
  */
 export function userTurnText(message: IncomingMessage, parts: UserTurnParts = {}): string {
   const lines: string[] = [];
@@ -43,6 +46,16 @@ export function userTurnText(message: IncomingMessage, parts: UserTurnParts = {}
     lines.push(t.isVoiceMessage ? `(voice message, transcribed) ${t.text}` : `(audio file "${t.name}", transcript) ${t.text}`);
   }
   for (const image of parts.images ?? []) lines.push(`[image: ${image}]`);
+  for (const document of parts.documents ?? []) lines.push(document);
   const body = lines.join('\n');
   return message.isDirect ? body : `[${speakerName(message.author.displayName)}]: ${body}`;
+}
+
+/** What a message of attachments alone asks: "Describe this image.", "Summarize these files.", or both. */
+export function defaultQuestion(images: number, files: number): string {
+  const asks: string[] = [];
+  if (images > 0) asks.push(images === 1 ? 'describe this image' : 'describe these images');
+  if (files > 0) asks.push(files === 1 ? 'summarize this file' : 'summarize these files');
+  const question = asks.join(' and ');
+  return `${question.charAt(0).toUpperCase()}${question.slice(1)}.`;
 }

@@ -39,8 +39,15 @@ export async function readPdf(name: string, bytes: Uint8Array): Promise<PdfText>
 }
 
 /** The line that starts page `n` of a PDF's text. */
-export function pageMarker(n: number): string {
+function pageMarker(n: number): string {
   return `--- page ${n} ---`;
+}
+
+/** The last page whose marker a (possibly cut) PDF text holds: 1 when it has none. */
+export function lastPageIn(text: string): number {
+  let last = 1;
+  for (const match of text.matchAll(/^--- page (\d+) ---$/gm)) last = Number(match[1]);
+  return last;
 }
 
 function cleanPage(text: string): string {
