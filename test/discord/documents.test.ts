@@ -3,6 +3,7 @@ import { MAX_DOWNLOAD_BYTES } from '../../adapters/discord/attachments.ts';
 import { registerCommands } from '../../adapters/discord/index.ts';
 import type { IncomingMessage } from '../../src/conversation/types.ts';
 import type { UserMessageAttachment } from '../fakes/discord/index.ts';
+import { pdfFile } from '../fixtures/documents/pdf-file.ts';
 import { startHarness, type Harness } from './harness.ts';
 
 const BUGGY_PY = 'def average(values):\n    return sum(values) / len(values) + 1\n';
@@ -66,5 +67,66 @@ describe('discord: attached documents', () => {
     ]);
     expect(text).toContain('"server.log" is 26.0 MB, over the 25.0 MB I can read.');
     expect(downloadsOf(sent[0]!)).toEqual([]);
+  });
+
+  it("answers a question about an attached .py file: the code and the file's name reach the model", async () => {
+    const { text, sent } = await ask('python', `${h.mention} what's wrong with this?`, [{ filename: 'main.py', bytes: Buffer.from(BUGGY_PY) }]);
+    expect(text).toMatch(/^Echo: \[Alice\]: /);
+    expect(text).toContain("what's wrong with this?");
+    expect(text).toContain('main.py');
+    expect(text).toContain('return sum(values) / len(values) + 1');
+    expect(downloadsOf(sent[0]!).map((r) => r.status)).toEqual([200]);
+  });
+
+  it('reads the text of an attached PDF', async () => {
+    const pdf = pdfFile([['Quarterly report'], ['Revenue grew by twelve percent.']]);
+    const { text } = await ask('pdf', `${h.mention} summarize this`, [{ filename: 'report.pdf', bytes: pdf }]);
+    expect(text).toContain('summarize this');
+    expect(text).toContain('report.pdf');
+    expect(text).toContain('Quarterly report');
+    expect(text).toContain('Revenue grew by twelve percent.');
+  });
+
+  it('reads a file Discord gives no type for when it turns out to be text', async () => {
+    const { text, sent } = await ask('untyped', `${h.mention} anything missing?`, [{ filename: 'groceries.list', bytes: Buffer.from('eggs\nflour\nmilk\n') }]);
+    expect(sent).toHaveLength(1);
+    expect(text).toContain('anything missing?');
+    expect(text).toContain('groceries.list');
+    expect(text).toMatch(/eggs\s+flour\s+milk/);
+  });
+
+  it('answers the question and ends with a line naming a .zip it skipped, without downloading it', async () => {
+    const { text, sent } = await ask('zip-and-question', `${h.mention} what is the capital of France?`, [{ filename: 'site.zip', bytes: ZIP }]);
+    expect(text).toContain('what is the capital of France?');
+    const lines = text.trimEnd().split('\n');
+    expect(lines.at(-1)).toMatch(/^_.*site\.zip.*_$/);
+    expect(lines.slice(0, -1).join('\n')).not.toContain('PK');
+    expect(downloadsOf(sent[0]!)).toEqual([]);
+  });
+
+  it('says clearly that it cannot read a .zip sent with nothing but the mention, without asking the model', async () => {
+    const requests = h.emu.requests.length;
+    const { text, messages, sent } = await ask('zip-only', h.mention, [{ filename: 'backup.zip', bytes: ZIP }]);
+    expect(h.emu.requests.length).toBe(requests);
+    expect(messages.length).toBeGreaterThan(0);
+    for (const message of messages) expect(message.content.trim()).not.toMatch(/^(…|\.\.\.)?$/);
+    expect(text).toContain('backup.zip');
+    expect(text).not.toMatch(/^Echo: \[Alice\]:\s*$/m);
+    expect(downloadsOf(sent[0]!)).toEqual([]);
+  });
+
+  it('reads several files of one message and names the one it skipped', async () => {
+    const { text, sent } = await ask('several', `${h.mention} do these agree?`, [
+      { filename: 'config.json', bytes: Buffer.from('{"retries": 3}\n') },
+      { filename: 'README.md', bytes: Buffer.from('# Service\nRetries: 5\n') },
+      { filename: 'old.zip', bytes: ZIP },
+      { filename: 'retry.ts', bytes: Buffer.from('export const RETRIES = 4;\n') },
+    ]);
+    expect(text).toContain('do these agree?');
+    for (const part of ['config.json', '{"retries": 3}', 'README.md', 'Retries: 5', 'retry.ts', 'export const RETRIES = 4;']) {
+      expect(text).toContain(part);
+    }
+    expect(text.trimEnd().split('\n').at(-1)).toMatch(/^_.*old\.zip.*_$/);
+    expect(sent.map((a) => downloadsOf(a).length)).toEqual([1, 1, 0, 1]);
   });
 });
