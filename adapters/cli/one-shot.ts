@@ -4,6 +4,7 @@ import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import type { Core } from '../../src/core.ts';
 import type { IncomingMessage } from '../../src/conversation/types.ts';
 import { speechFormatFromFileName } from '../../src/speech/speak.ts';
+import { attachFiles } from './attached-files.ts';
 import { UsageError } from './cli-error.ts';
 import { writeReply, type TerminalOutput } from './terminal-reply.ts';
 
@@ -35,6 +36,7 @@ export async function chatCommand(args: Args, core: Core, io: TerminalOutput): P
   const { values, positionals } = parse(
     args,
     {
+      file: { type: 'string', multiple: true },
       image: { type: 'string', multiple: true },
       search: { type: 'boolean' },
       'no-search': { type: 'boolean' },
@@ -45,12 +47,15 @@ export async function chatCommand(args: Args, core: Core, io: TerminalOutput): P
     'chat',
   );
   const text = positionals.join(' ').trim();
-  if (!text) throw new UsageError('chat: what should I answer? Give the question as TEXT');
-  const files = (values.image as string[] | undefined) ?? [];
-  const images = await Promise.all(files.map(async (file) => ({ name: basename(file), data: await readFile(file) })));
+  const imageFiles = (values.image as string[] | undefined) ?? [];
+  const files = (values.file as string[] | undefined) ?? [];
+  if (!text && imageFiles.length + files.length === 0) throw new UsageError('chat: what should I answer? Give the question as TEXT, or a --file');
+  const attachments = await attachFiles(files);
+  const images = await Promise.all(imageFiles.map(async (file) => ({ name: basename(file), data: await readFile(file) })));
+  if (images.length > 0) attachments.images = [...images, ...(attachments.images ?? [])];
   const webSearch = values.search ? 'force' : values['no-search'] ? 'off' : undefined;
   const thinking = values.think ? true : values['no-think'] ? false : undefined;
-  const message = cliMessage(text, { images, flags: { wantsReasoning: Boolean(values.reasoning) } });
+  const message = cliMessage(text, { ...attachments, flags: { wantsReasoning: Boolean(values.reasoning) } });
   await writeReply(core.engine.handle(message, { overrides: { webSearch, thinking } }), io, { showReasoning: Boolean(values.reasoning) });
 }
 

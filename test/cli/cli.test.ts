@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readWav } from '../../src/media/wav.ts';
 import { startEmulator, type Emulator } from '../fakes/service/emulator.ts';
+import { pdfFile } from '../fixtures/documents/pdf-file.ts';
 import { runCli } from './cli-harness.ts';
 
 const fixtures = join(import.meta.dirname, '..', 'fixtures');
@@ -141,6 +142,56 @@ describe('herald failures', () => {
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(/^herald: .*(connect|reach)/i);
     expect(result.stderr).not.toMatch(/\bat .+:\d+:\d+/);
+  });
+});
+
+describe('herald chat --file', () => {
+  const env = () => ({ ...envFor('bearer', 'chat'), WEB_SEARCH: 'off' });
+  const write = (name: string, data: string | Buffer) => {
+    const path = join(out, name);
+    writeFileSync(path, data);
+    return path;
+  };
+  const lastUserText = () => {
+    const { messages } = lastRequest().body as { messages: { role: string; content: unknown }[] };
+    const content = messages.findLast((m) => m.role === 'user')!.content;
+    return typeof content === 'string' ? content : (content as { type: string; text?: string }[]).map((p) => p.text ?? `<${p.type}>`).join(' ');
+  };
+
+  it('sends a code file and a PDF with the question', async () => {
+    const code = write('main.py', 'print(1 / 0)\n');
+    const pdf = write('report.pdf', pdfFile([['Net income: 4 million']]));
+    const run = await runCli(['chat', "what's", 'wrong?', '--file', code, '--file', pdf], env());
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const sent = "what's wrong?\n[file \"main.py\"]\n```python\nprint(1 / 0)\n```\n[file \"report.pdf\", 1 page]\n```\nNet income: 4 million\n```";
+    expect(lastUserText()).toBe(sent);
+    expect(run.stdout).toBe(`Echo: ${sent}\n`);
+  });
+
+  it('summarizes a file given without a question', async () => {
+    const run = await runCli(['chat', '--file', write('notes.txt', 'buy milk\n')], env());
+    expect(run.code).toBe(0);
+    expect(lastUserText()).toBe('Summarize this file.\n[file "notes.txt"]\n```text\nbuy milk\n```');
+  });
+
+  it('routes an image given with --file to the vision model', async () => {
+    const run = await runCli(['chat', 'what is it?', '--file', image('marker.png')], env());
+    expect(run.code).toBe(0);
+    expect(lastRequest().body).toMatchObject({ model: 'svc-v2.5' });
+    expect(lastUserText()).toMatch(/^what is it\? <image_url>$/);
+  });
+
+  it('notes a skipped file on stderr and still answers', async () => {
+    const run = await runCli(['chat', 'hello', '--file', write('clip.mp4', Buffer.alloc(64))], env());
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('Echo: hello\n');
+    expect(run.stderr).toBe('note: I skipped "clip.mp4": besides images and audio, I can only read text, code and PDF files.\n');
+  });
+
+  it('fails with one line when the only file cannot be read', async () => {
+    const run = await runCli(['chat', '--file', write('data', Buffer.from([0, 159, 146, 150, 0, 1, 2, 3]))], env());
+    expect(run).toMatchObject({ code: 1, stdout: '' });
+    expect(run.stderr).toBe(`herald: "data" isn't a text file or a PDF, so I can't read it. I can read text, code and PDF files.\n`);
   });
 });
 
