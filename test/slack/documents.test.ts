@@ -40,15 +40,19 @@ describe('documents shared with Herald on Slack', () => {
   };
   /** Herald's finished answer to a mention: streamed in its thread, the stream stopped. */
   const answer = (): Promise<StoredMessage> => fake.waitFor(() => fake.botMessages().find((m) => m.stream?.state === 'stopped'), 10_000);
-  /** Herald's answer to a direct message, once the service's echo is in it. */
-  const directAnswer = (): Promise<StoredMessage> => fake.waitFor(() => fake.botMessages(fake.dmChannelId).find((m) => m.text.includes('Echo:')), 10_000);
+  /** Herald's answer to a direct message, once `text` is in it. */
+  const directAnswer = (text: string): Promise<StoredMessage> =>
+    fake.waitFor(() => fake.botMessages(fake.dmChannelId).find((m) => m.text.includes(text)), 10_000);
   const fetchedIds = () => fake.fileFetches.map((f) => f.fileId);
 
   it('reads a CSV shared with a question: downloaded with the bot token, its bytes handed on, never its private URL', async () => {
     const bytes = Buffer.from('region,total\nnorth,12\nsouth,30\n');
     const csv = fake.uploadUserFile({ name: 'q3.csv', bytes });
     await fake.deliverEvent(fake.events.appMention({ text: 'which region sold most?', files: [csv] }));
-    await answer();
+    const reply = await answer();
+    // The service echoes the user's turn: the question, then the file's content.
+    expect(reply.text).toContain('Echo: [alice]: which region sold most?');
+    expect(reply.text).toContain('north,12\nsouth,30');
     expect(fake.fileFetches).toEqual([expect.objectContaining({ fileId: csv.file.id, authorized: true, tokenPresented: true, status: 200 })]);
     expect(handed[0]?.documents).toEqual([{ name: 'q3.csv', mime: 'text/csv', data: bytes }]);
     expectNoPrivateUrlSent();
@@ -58,7 +62,10 @@ describe('documents shared with Herald on Slack', () => {
     const bytes = pdfFile([['Quarterly revenue grew 12 percent.'], ['Costs fell in the north.']]);
     const pdf = fake.uploadUserFile({ name: 'report.pdf', bytes });
     await fake.deliverEvent(fake.events.appMention({ text: 'summarize this', files: [pdf] }));
-    await answer();
+    const reply = await answer();
+    expect(reply.text).toContain('Echo: [alice]: summarize this');
+    expect(reply.text).toContain('Quarterly revenue grew 12 percent.');
+    expect(reply.text).toContain('Costs fell in the north.');
     expect(fetchedIds()).toEqual([pdf.file.id]);
     expect(handed[0]?.documents).toEqual([{ name: 'report.pdf', mime: 'application/pdf', data: bytes }]);
     expectNoPrivateUrlSent();
@@ -68,7 +75,8 @@ describe('documents shared with Herald on Slack', () => {
     const code = 'def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\n';
     const snippet = fake.uploadSnippet({ content: code, filetype: 'python', title: 'fib' });
     await fake.deliverEvent(fake.events.fileShare({ files: [snippet], text: 'why is this slow?' }));
-    await directAnswer();
+    const reply = await directAnswer('fib(n - 1)');
+    expect(reply.text).toMatch(/^Echo: why is this slow\?/);
     expect(fetchedIds()).toEqual([snippet.file.id]);
     expect(handed[0]?.documents).toEqual([{ name: 'fib', mime: 'text/plain', data: Buffer.from(code) }]);
     expectNoPrivateUrlSent();
@@ -80,7 +88,22 @@ describe('documents shared with Herald on Slack', () => {
     const reply = await answer();
     expect(fake.fileFetches).toEqual([]);
     expect(handed[0]?.documents).toEqual([{ name: 'logs.zip', mime: 'application/zip' }]);
-    expect(reply.text).toContain('what went wrong last night?');
+    expect(reply.text).toMatch(/^Echo: \[alice\]: what went wrong last night\?/);
+    expect(reply.text.trim().split('\n').at(-1)).toContain('logs.zip');
+  });
+
+  it('answers a mention with only a zip clearly, and the thread goes on', async () => {
+    const zip = fake.uploadUserFile({ name: 'logs.zip', bytes: Buffer.from('PK\x03\x04 not really a zip') });
+    const mention = fake.events.appMention({ text: '', files: [zip] });
+    await fake.deliverEvent(mention);
+    const reply = await answer();
+    expect(reply.text).toContain('logs.zip');
+    expect(reply.text).not.toContain('Echo:');
+    expect(fake.fileFetches).toEqual([]);
+    expect(emu.requests).toEqual([]);
+    await fake.deliverEvent(fake.events.threadReply({ text: 'ok, here is my question then', channel: fake.channelId, thread_ts: String(mention.ts) }));
+    const next = await fake.waitFor(() => fake.botMessages().filter((m) => m.stream?.state === 'stopped')[1], 10_000);
+    expect(next.text).toBe('Echo: [alice]: ok, here is my question then');
   });
 
   it('reads a shared web page as a document, not as Slack’s sign-in page', async () => {
@@ -89,6 +112,7 @@ describe('documents shared with Herald on Slack', () => {
     await fake.deliverEvent(fake.events.appMention({ files: [page], text: 'what changed?' }));
     const reply = await answer();
     expect(reply.text).not.toMatch(/⚠️/);
+    expect(reply.text).toContain('<h1>Release notes</h1>');
     expect(handed[0]?.documents).toEqual([{ name: 'notes.html', mime: 'text/html', data: bytes }]);
   });
 
