@@ -1,5 +1,20 @@
-import { attachmentOption, booleanOption, stringOption, type CommandDefinition } from './command.ts';
+import type { IncomingMessage } from '../src/conversation/types.ts';
+import { attachmentKind } from '../src/media/attachment-kind.ts';
+import { attachmentOption, booleanOption, stringOption, type CommandAttachment, type CommandDefinition } from './command.ts';
 import { messageFromCommand } from './incoming.ts';
+
+type Attached = Pick<IncomingMessage, 'images' | 'audio' | 'documents'>;
+
+/** The `file` option as a message attachment, by what attachmentKind makes of it; an unreadable kind is not downloaded. */
+async function attachedFile(file: CommandAttachment): Promise<Attached> {
+  const kind = attachmentKind(file.name, file.contentType, file.size);
+  const mime = file.contentType;
+  if (kind === 'unsupported') return { documents: [{ name: file.name, mime }] };
+  const data = await file.fetch();
+  if (kind === 'image') return { images: [{ name: file.name, mime, data }] };
+  if (kind === 'audio') return { audio: [{ name: file.name, mime, data, isVoiceMessage: false }] };
+  return { documents: [{ name: file.name, mime, data }] };
+}
 
 export const ask: CommandDefinition = {
   name: 'ask',
@@ -8,15 +23,20 @@ export const ask: CommandDefinition = {
   options: [
     { name: 'question', description: 'What do you want to know?', type: 'string', required: true, maxLength: 4000 },
     { name: 'image', description: 'An image to ask about', type: 'attachment' },
+    { name: 'file', description: 'A text, code or PDF file to ask about', type: 'attachment' },
     { name: 'search', description: 'Search the web for this answer (default: the server setting)', type: 'boolean' },
     { name: 'reasoning', description: "Show the model's reasoning", type: 'boolean' },
   ],
   async run(ctx, { engine }) {
     const image = attachmentOption(ctx, 'image');
+    const file = attachmentOption(ctx, 'file');
     const search = booleanOption(ctx, 'search');
+    const attached = file ? await attachedFile(file) : {};
+    const images = [...(image ? [{ name: image.name, mime: image.contentType, data: await image.fetch() }] : []), ...(attached.images ?? [])];
     const message = messageFromCommand(ctx, {
       text: stringOption(ctx, 'question') ?? '',
-      images: image ? [{ name: image.name, mime: image.contentType, data: await image.fetch() }] : undefined,
+      ...attached,
+      ...(images.length > 0 && { images }),
       flags: { wantsReasoning: booleanOption(ctx, 'reasoning') ?? false },
     });
     const overrides = search === undefined ? undefined : { webSearch: search ? ('force' as const) : ('off' as const) };

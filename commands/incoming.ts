@@ -1,4 +1,4 @@
-import type { ConversationKey, IncomingAudio, IncomingImage, IncomingMessage, MessageFlags } from '../src/conversation/types.ts';
+import type { ConversationKey, IncomingAudio, IncomingDocument, IncomingImage, IncomingMessage, MessageFlags } from '../src/conversation/types.ts';
 import type { CommandContext } from './command.ts';
 
 /** The conversation a command was run in: its channel, or the thread it was run in. */
@@ -9,7 +9,7 @@ export function commandKey(ctx: CommandContext): ConversationKey {
 /** The core's message for a command invocation, in the conversation of the channel or thread it was run in. */
 export function messageFromCommand(
   ctx: CommandContext,
-  content: { text: string; images?: IncomingImage[]; audio?: IncomingAudio[]; flags?: MessageFlags },
+  content: { text: string; images?: IncomingImage[]; audio?: IncomingAudio[]; documents?: IncomingDocument[]; flags?: MessageFlags },
 ): IncomingMessage {
   return {
     ...commandKey(ctx),
