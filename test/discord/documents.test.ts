@@ -129,4 +129,29 @@ describe('discord: attached documents', () => {
     expect(text.trimEnd().split('\n').at(-1)).toMatch(/^_.*old\.zip.*_$/);
     expect(sent.map((a) => downloadsOf(a).length)).toEqual([1, 1, 0, 1]);
   });
+
+  /** Runs /ask in the text channel; resolves with the text of the response once Herald has finished it. */
+  async function slashAsk(question: string, file: UserMessageAttachment): Promise<string> {
+    const before = h.finished;
+    const record = h.fake.invokeCommand({ name: 'ask', options: { question, file: { attachment: file } } });
+    await h.repliesFinished(before + 1);
+    return [record.originalMessageId!, ...record.followupIds].map((id) => h.fake.message(id)!.content).join('\n');
+  }
+
+  const cdnPathsEndingWith = (filename: string) => h.fake.cdnRequests.filter((r) => r.path.endsWith(`/${filename}`));
+
+  it('/ask reads the file given as its file option', async () => {
+    const text = await slashAsk("what's wrong with this?", { filename: 'average.py', bytes: Buffer.from(BUGGY_PY) });
+    expect(text).toContain("what's wrong with this?");
+    expect(text).toContain('average.py');
+    expect(text).toContain('return sum(values) / len(values) + 1');
+    expect(cdnPathsEndingWith('average.py').map((r) => r.status)).toEqual([200]);
+  });
+
+  it('/ask answers the question and names a file option it cannot read, without downloading it', async () => {
+    const text = await slashAsk('what is the capital of France?', { filename: 'photos.zip', bytes: ZIP });
+    expect(text).toContain('what is the capital of France?');
+    expect(text.trimEnd().split('\n').at(-1)).toMatch(/^_.*photos\.zip.*_$/);
+    expect(cdnPathsEndingWith('photos.zip')).toEqual([]);
+  });
 });
