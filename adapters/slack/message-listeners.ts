@@ -24,9 +24,15 @@ export function registerMessageListeners(app: App, rt: SlackRuntime): void {
       rt.run('direct message', (signal) => answerMessage(rt, event, { threadTs: event.thread_ts }, signal));
       return;
     }
-    // A mention is answered through app_mention; a thread follow-up only where Herald has replied.
+    // Slack sends a mention both as app_mention and as this message, and now and then only as this message
+    // (a file shared with a mention): whichever comes first is answered, the other finds the message claimed.
+    if (mentionsUser(event.text, botUserId)) {
+      rt.run('mention', (signal) => answerMessage(rt, event, { threadTs: event.thread_ts ?? event.ts }, signal));
+      return;
+    }
+    // A thread follow-up only where Herald has replied.
     const threadTs = event.thread_ts;
-    if (!threadTs || mentionsUser(event.text, botUserId)) return;
+    if (!threadTs) return;
     rt.run('thread follow-up', async (signal) => {
       if (await rt.threads.has(teamId, event.channel, threadTs)) await answerMessage(rt, event, { threadTs }, signal);
     });

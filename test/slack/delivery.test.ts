@@ -54,6 +54,27 @@ describe.each(['http', 'mounted'] as const)('Slack delivery over HTTP (%s)', (mo
     expect(answers()).toHaveLength(1);
   });
 
+  it('a mention Slack sends both as app_mention and as message is answered once, whichever comes first', async () => {
+    const mention = fake.events.appMention({ text: 'one answer for two events' });
+    await fake.deliverEvent(fake.events.messageOf(mention));
+    await fake.deliverEvent(mention);
+    const other = fake.events.appMention({ text: 'and again the other way round' });
+    await fake.deliverEvent(other);
+    await fake.deliverEvent(fake.events.messageOf(other));
+    await fake.waitFor(() => answers().filter((m) => m.stream?.state === 'stopped').length >= 2 || undefined);
+    await settle();
+    expect(answers().map((m) => m.thread_ts).sort()).toEqual([String(mention.ts), String(other.ts)].sort());
+    expect(emu.requests).toHaveLength(2);
+  });
+
+  it('answers a mention that comes only as a message event (Slack sometimes sends no app_mention for a file share)', async () => {
+    const mention = fake.events.appMention({ text: 'only the message event' });
+    await fake.deliverEvent(fake.events.messageOf(mention));
+    const answer = await fake.waitFor(() => answers().find((m) => m.stream?.state === 'stopped'));
+    expect(answer.thread_ts).toBe(String(mention.ts));
+    expect(answer.channel).toBe(mention.channel);
+  });
+
   it('refuses a forged signature and a stale timestamp with 401 and does nothing', async () => {
     const forged = await fake.deliverEvent(fake.events.appMention({ text: 'forged' }), { forge: true });
     const stale = await fake.deliverEvent(fake.events.appMention({ text: 'replayed' }), { stale: true });

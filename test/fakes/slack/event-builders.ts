@@ -129,6 +129,16 @@ export class EventBuilders {
     return { ...event, type: 'app_mention' };
   }
 
+  /**
+   * The `message` event (message.channels, …) Slack also sends for a mention's message when the app subscribes
+   * to the channel's messages: same message, its own event id, a file share's subtype kept.
+   */
+  messageOf(mention: Json): Json {
+    const stored = this.#ws.findMessage(String(mention.channel), String(mention.ts));
+    if (!stored) throw new Error(`no message ${String(mention.ts)} in ${String(mention.channel)}`);
+    return this.#messageEvent(stored);
+  }
+
   /** A message event (message.channels / message.im / …); in the DM unless a channel is given. */
   message(options: PostOptions): Json {
     return this.#messageEvent(this.#post(options, options.channel ?? this.#defaults.dmChannelId));
