@@ -91,7 +91,7 @@ export async function renderReply(
           result.attachments.push({ name: event.name, mime: event.mime, data: event.data });
           break;
         case 'notice':
-          closingLine(`_${event.text}_`);
+          closingLine(`_${escapeEmphasis(event.text)}_`);
           break;
         case 'error':
           result.error = { code: event.code, message: event.message, retryAfterMs: event.retryAfterMs };
@@ -113,4 +113,9 @@ export async function renderReply(
   result.messages = await reply.finish();
   result.text = reply.text;
   return result;
+}
+
+/** A notice is shown in italics: a file name such as my_notes.txt inside it must not end them early. */
+function escapeEmphasis(text: string): string {
+  return text.replace(/[\\*_~]/g, (c) => `\\${c}`);
 }

@@ -60,6 +60,19 @@ describe('renderReply', () => {
     expect(result.usage).toEqual(usage);
   });
 
+  it("keeps a notice in italics whole when it names a file with underscores or asterisks", async () => {
+    const { surface, messages } = editSurface();
+    await renderReply(
+      events([
+        { type: 'text', delta: 'Answered.' },
+        { type: 'notice', code: 'file_skipped', text: 'I skipped "my_backup*.zip": I can read text files.' },
+        { type: 'done', usage },
+      ]),
+      surface,
+    );
+    expect(messages.get('m1')).toBe('Answered.\n\n_I skipped "my\\_backup\\*.zip": I can read text files._');
+  });
+
   it('ends a half-written answer with a short error line when the stream fails', async () => {
     const { surface, messages } = editSurface();
     const failures: unknown[] = [];
