@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { eventId as newEventId } from './ids.ts';
-import type { Json, SlackChannel, StoredFile, StoredMessage, Workspace } from './state.ts';
+import type { Json, OtherBot, SlackChannel, StoredFile, StoredMessage, Workspace } from './state.ts';
 
 export interface PostOptions {
   text: string;
@@ -23,6 +23,13 @@ export interface FileShareOptions extends Partial<PostOptions> {
 
 export interface MentionOptions extends PostOptions {
   /** Files shared with the mention (from uploadUserFile): the event carries their objects, as a file share's does. */
+  files?: Array<StoredFile | { id: string }>;
+}
+
+export interface BotPostOptions extends Omit<PostOptions, 'user'> {
+  /** The app whose bot posts (from addBot). */
+  bot: OtherBot;
+  /** Files the bot uploaded (uploadUserFile with the bot's user) and shares with the message. */
   files?: Array<StoredFile | { id: string }>;
 }
 
@@ -142,6 +149,23 @@ export class EventBuilders {
   /** A message event (message.channels / message.im / …); in the DM unless a channel is given. */
   message(options: PostOptions): Json {
     return this.#messageEvent(this.#post(options, options.channel ?? this.#defaults.dmChannelId));
+  }
+
+  /**
+   * Another app's bot posts, in the default channel unless told: a message with its user, bot_id, app_id and
+   * bot_profile, and the files it uploaded marked as a bot's upload.
+   */
+  botMessage(options: BotPostOptions): Json {
+    const { bot } = options;
+    const fileIds = (options.files ?? []).map(idOf);
+    const message = this.#post({ ...options, user: bot.userId }, options.channel ?? this.#defaults.channelId, {
+      bot_id: bot.botId,
+      app_id: bot.appId,
+      fileIds,
+    });
+    delete message.client_msg_id;
+    this.#completeFiles(fileIds);
+    return this.#messageEvent(message);
   }
 
   /** A direct message to the bot (message.im). */

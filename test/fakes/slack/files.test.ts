@@ -133,4 +133,45 @@ describe('files', () => {
     expect(fake.message(fake.channelId, String(event.ts))).toMatchObject({ subtype: 'file_share', fileIds: [pdf.file.id] });
     expect((await app.client.files.info({ file: pdf.file.id })).file).toMatchObject({ name: 'report.pdf' });
   });
+
+  it("a thread's files in conversations.replies: the root first, a bot's share with its own profile, a deleted file a tombstone", async () => {
+    const pdf = fake.uploadUserFile({ name: 'report.pdf', bytes: Buffer.from('%PDF-1.4\n') });
+    const root = fake.events.fileShare({ files: [pdf], text: 'the report', channel: fake.channelId });
+    const ci = fake.addBot('ci-bot');
+    const log = fake.uploadUserFile({ name: 'build.log', bytes: Buffer.from('ok\n'), user: ci.userId });
+    fake.events.botMessage({ bot: ci, text: 'build log', files: [log], thread_ts: String(root.ts) });
+    const image = fake.uploadUserFile({ name: 'chart.png', bytes: Buffer.from('png') });
+    const shared = fake.events.fileShare({ files: [image], channel: fake.channelId, thread_ts: String(root.ts) });
+    const mention = fake.events.appMention({ text: 'summarize this', thread_ts: String(root.ts) });
+
+    const replies = await app.client.conversations.replies({ channel: fake.channelId, ts: String(root.ts), latest: String(mention.ts) });
+    expect(replies.messages?.map((m) => m.text)).toEqual(['the report', 'build log', '']);
+    expect(replies.messages?.[0]).toMatchObject({ user: fake.userId, files: [expect.objectContaining({ id: pdf.file.id, url_private: expect.any(String) })] });
+    expect(replies.messages?.[1]).toMatchObject({
+      user: ci.userId,
+      bot_id: ci.botId,
+      upload: true,
+      bot_profile: expect.objectContaining({ id: ci.botId, app_id: ci.appId, name: 'ci-bot' }),
+      files: [expect.objectContaining({ id: log.file.id, user: ci.userId })],
+    });
+    expect(replies.messages?.[1]).not.toHaveProperty('client_msg_id');
+
+    // The parent comes first on the first page whatever the window says; later pages hold replies only.
+    const after = await app.client.conversations.replies({ channel: fake.channelId, ts: String(root.ts), oldest: String(shared.ts), limit: 1 });
+    expect(after.messages?.map((m) => m.ts)).toEqual([root.ts]);
+    const next = await app.client.conversations.replies({
+      channel: fake.channelId,
+      ts: String(root.ts),
+      oldest: String(shared.ts),
+      cursor: after.response_metadata?.next_cursor ?? '',
+    });
+    expect(next.messages?.map((m) => m.ts)).toEqual([mention.ts]);
+
+    fake.deleteFile(pdf.file.id);
+    const later = await app.client.conversations.replies({ channel: fake.channelId, ts: String(root.ts) });
+    expect(later.messages?.[0]?.files).toEqual([{ id: pdf.file.id, mode: 'tombstone' }]);
+    await expect(app.client.files.info({ file: pdf.file.id })).rejects.toMatchObject({ data: { error: 'file_deleted' } });
+    const download = await fetch(String(pdf.file.url_private_download), { headers: { authorization: `Bearer ${fake.botToken}` } });
+    expect(download.status).toBe(404);
+  });
 });

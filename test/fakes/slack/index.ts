@@ -29,7 +29,7 @@ import { ResponseUrls } from './response-urls.ts';
 import type { ResponseUrlPost } from './response-urls.ts';
 import { SocketModeServer } from './socket-mode.ts';
 import { Workspace } from './state.ts';
-import type { AssistantThreadState, Json, SlackChannel, SlackUser, StoredFile, StoredMessage } from './state.ts';
+import type { AssistantThreadState, Json, OtherBot, SlackChannel, SlackUser, StoredFile, StoredMessage } from './state.ts';
 import { waitFor } from './wait-for.ts';
 import { WebApi } from './web-api.ts';
 import type { ApiCall } from './web-api.ts';
@@ -37,7 +37,8 @@ import type { ApiCall } from './web-api.ts';
 export type { ApiCall, AssistantThreadState, DeliveryOptions, FileFetch, HttpDelivery, Json, NewFile, RateLimitOptions };
 export type { ResponseUrlPost, Served429, SlackChannel, SlackUser, SlashCommandOptions, StoredFile, StoredMessage, UploadPost };
 export type { SocketConnection, SocketDelivery, SocketDeliveryOptions } from './socket-mode.ts';
-export type { AssistantThreadOptions, FileShareOptions, MentionOptions, PostOptions } from './event-builders.ts';
+export type { AssistantThreadOptions, BotPostOptions, FileShareOptions, MentionOptions, PostOptions } from './event-builders.ts';
+export type { OtherBot } from './state.ts';
 export { slackSignature } from './signing.ts';
 
 export const DEFAULT_SCOPES = [
@@ -296,6 +297,11 @@ export class FakeSlack {
     return this.workspace.addChannel(channel);
   }
 
+  /** Another app's bot in the workspace; it posts with `events.botMessage`. */
+  addBot(name: string): OtherBot {
+    return this.workspace.addBot(name);
+  }
+
   /** A file a user uploaded (not yet shared); share it with `events.fileShare({ files: [file] })`. */
   uploadUserFile(file: Omit<NewFile, 'user'> & { user?: string }): StoredFile {
     return this.#files.create({ ...file, user: file.user ?? this.userId }, { completed: false });
@@ -323,6 +329,11 @@ export class FakeSlack {
       ...(snippet.filetype ? { filetype: snippet.filetype } : {}),
       ...(snippet.user ? { user: snippet.user } : {}),
     });
+  }
+
+  /** The owner deletes a file: messages that shared it show `{id, mode: 'tombstone'}`, files.info says file_deleted. */
+  deleteFile(id: string): void {
+    this.workspace.deleteFile(id);
   }
 
   get fileFetches(): readonly FileFetch[] {

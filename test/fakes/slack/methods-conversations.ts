@@ -48,6 +48,10 @@ function inRange(args: Json): (m: StoredMessage) => boolean {
   };
 }
 
+/**
+ * A thread, oldest first: the parent leads the first page whatever `oldest` and `latest` say (and counts toward
+ * `limit`); pages after a cursor hold replies only.
+ */
 function replies({ core, args }: MethodCall): Json {
   const channel = readableChannel(core, args);
   if ('failure' in channel) return channel.failure;

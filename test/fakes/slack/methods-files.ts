@@ -7,6 +7,7 @@ import type { Json, StoredFile } from './state.ts';
 function filesInfo({ core, args }: MethodCall): Json {
   const id = stringArg(args, 'file');
   if (!id) return missingArgument('file');
+  if (core.ws.deletedFileIds.has(id)) return fail('file_deleted');
   const stored = core.ws.files.get(id);
   if (!stored || !stored.completed) return fail('file_not_found');
   return { ok: true, file: stored.file, comments: [], response_metadata: { next_cursor: '' } };

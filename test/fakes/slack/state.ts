@@ -103,6 +103,14 @@ export interface AssistantThreadState {
   suggestedPrompts?: { title?: string; prompts: unknown[] };
 }
 
+/** Another app's bot in the workspace: its bot user posts messages (and shares files) with bot_id and app_id. */
+export interface OtherBot {
+  userId: string;
+  botId: string;
+  appId: string;
+  name: string;
+}
+
 export interface WorkspaceIdentity {
   teamId: string;
   teamName: string;
@@ -120,6 +128,9 @@ export class Workspace {
   readonly users = new Map<string, SlackUser>();
   readonly channels = new Map<string, SlackChannel>();
   readonly files = new Map<string, StoredFile>();
+  /** Files their owner deleted: messages that shared them show a tombstone, files.info answers file_deleted. */
+  readonly deletedFileIds = new Set<string>();
+  readonly bots = new Map<string, OtherBot>();
   readonly deletedMessages: StoredMessage[] = [];
   readonly assistantThreads = new Map<string, AssistantThreadState>();
   readonly #messages = new Map<string, Map<string, StoredMessage>>();
@@ -154,6 +165,19 @@ export class Workspace {
     };
     this.users.set(id, full);
     return full;
+  }
+
+  /** Another app installed in the workspace, with its own bot user. */
+  addBot(name: string): OtherBot {
+    const bot: OtherBot = { userId: slackId('U'), botId: slackId('B'), appId: slackId('A'), name };
+    this.addUser({ id: bot.userId, name, is_bot: true, profile: { bot_id: bot.botId, api_app_id: bot.appId } });
+    this.bots.set(bot.botId, bot);
+    return bot;
+  }
+
+  /** The owner deletes a file: its bytes are gone and every message that shared it keeps only a tombstone. */
+  deleteFile(id: string): void {
+    if (this.files.delete(id)) this.deletedFileIds.add(id);
   }
 
   addChannel(channel: Partial<SlackChannel> & ({ name: string } | { user: string })): SlackChannel {
@@ -241,12 +265,14 @@ export class Workspace {
     return thread;
   }
 
-  botProfile(): Json {
+  /** The bot_profile Slack attaches to a bot's message: Herald's own, or another app's bot's. */
+  botProfile(botId = this.identity.botId): Json {
+    const other = this.bots.get(botId);
     return {
-      id: this.identity.botId,
-      app_id: this.identity.appId,
-      user_id: this.identity.botUserId,
-      name: this.identity.botName,
+      id: botId,
+      app_id: other?.appId ?? this.identity.appId,
+      user_id: other?.userId ?? this.identity.botUserId,
+      name: other?.name ?? this.identity.botName,
       icons: { image_36: 'https://avatars.example.invalid/bot_36.png' },
       deleted: false,
       updated: 1700000000,
@@ -263,7 +289,7 @@ export class Workspace {
     if (message.bot_id) {
       out.bot_id = message.bot_id;
       out.app_id = message.app_id;
-      out.bot_profile = this.botProfile();
+      out.bot_profile = this.botProfile(message.bot_id);
     }
     out.ts = message.ts;
     if (message.team) out.team = message.team;
