@@ -9,6 +9,7 @@ import {
   type MemberRecord,
   type MessageRecord,
   type RoleRecord,
+  type SnapshotRecord,
   type UserRecord,
   type VoiceStateRecord,
 } from './records.ts';
@@ -20,6 +21,11 @@ export interface MessageView {
   gateway: boolean;
   /** False when the receiver lacks the MESSAGE_CONTENT intent and none of Discord's exceptions apply. */
   contentVisible: boolean;
+  /**
+   * False to leave a reply's referenced_message out, as Discord does when its backend did not fetch the
+   * original: the receiver then knows nothing of it and must fetch it itself.
+   */
+  referencedMessage?: boolean;
 }
 
 /** Builds Discord API objects from the store's records. */
@@ -243,6 +249,22 @@ export class Payloads {
     };
   }
 
+  /** The forwarded message's fields a snapshot keeps: no id, channel or author of the original. */
+  snapshot(snapshot: SnapshotRecord, visible: boolean): Json {
+    return {
+      type: snapshot.type,
+      content: visible ? snapshot.content : '',
+      mentions: snapshot.mentionIds.map((id) => this.user(this.#store.user(id))),
+      mention_roles: snapshot.mentionRoleIds,
+      attachments: visible ? snapshot.attachments.map((a) => this.attachment(a)) : [],
+      embeds: visible ? snapshot.embeds : [],
+      timestamp: discordTimestamp(snapshot.createdAt),
+      edited_timestamp: snapshot.editedAt === null ? null : discordTimestamp(snapshot.editedAt),
+      flags: snapshot.flags,
+      components: visible ? snapshot.components : [],
+    };
+  }
+
   message(message: MessageRecord, view: MessageView, depth = 0): Json {
     const author = this.#store.user(message.authorId);
     const guild = message.guildId ? this.#store.guilds.get(message.guildId) : undefined;
@@ -281,12 +303,15 @@ export class Payloads {
         message_id: message.reference.messageId,
         ...(message.reference.guildId ? { guild_id: message.reference.guildId } : {}),
       };
-      if (message.type === 19 && depth === 0) {
+      if (message.type === 19 && depth === 0 && view.referencedMessage !== false) {
         const referenced = this.#store.messages.get(message.reference.messageId);
         payload.referenced_message = referenced && !referenced.deleted
           ? this.message(referenced, { gateway: false, contentVisible: visible }, depth + 1)
           : null;
       }
+    }
+    if (message.snapshots.length > 0) {
+      payload.message_snapshots = message.snapshots.map((snapshot) => ({ message: this.snapshot(snapshot, visible) }));
     }
     if (message.interaction) {
       const meta = message.interaction;

@@ -8,6 +8,7 @@ import { Intent } from './intents.ts';
 import { clickComponent, invokeCommand, type ClickComponentInput, type InvokeCommandInput, type TestFile } from './interactions.ts';
 import { resolveMentions } from './mentions.ts';
 import { contentVisible, dispatchMessage, makeAttachment, restMessage } from './message-service.ts';
+import { MessageFlag } from './message-validation.ts';
 import { DEFAULT_EVERYONE_PERMISSIONS, Permission, type PermissionOverwrite } from './permissions.ts';
 import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimitConfig, type RateLimitHit } from './rate-limiter.ts';
 import {
@@ -81,8 +82,25 @@ export interface SendMessageInput {
   components?: Json[];
   /** Users pinged; parsed from <@id> in the content when omitted. */
   mentions?: string[];
+  /**
+   * Makes the message a reply (type 19). The original may have been deleted meanwhile: the reply then comes
+   * with referenced_message null, as Discord sends it when the original is gone.
+   */
   messageReference?: { messageId: string; channelId?: string };
+  /**
+   * Sends the reply's MESSAGE_CREATE without referenced_message, as Discord does when its backend did not fetch
+   * the original (GET still shows it).
+   */
+  omitReferencedMessage?: boolean;
   flags?: number;
+}
+
+export interface ForwardMessageInput {
+  /** Where the forward is posted. */
+  channelId: string;
+  authorId?: string;
+  /** The message forwarded, from any channel the author can see. */
+  source: { channelId: string; messageId: string };
 }
 
 export interface WaitForOptions {
@@ -422,7 +440,7 @@ export class FakeDiscord {
     const guild = channel.guildId ? store.guild(channel.guildId) : null;
     if (guild && !guild.members.has(authorId)) throw new Error('fake discord: the author is not a member of the guild');
     if (!guild && channel.recipientIds[0] !== authorId) throw new Error('fake discord: the author is not in this DM');
-    const reference = input.messageReference ? store.channelMessage(input.messageReference.channelId ?? channel.id, input.messageReference.messageId) : null;
+    const reference = input.messageReference ? this.#repliedTo(input.messageReference.channelId ?? channel.id, input.messageReference.messageId) : null;
     const content = input.content ?? '';
     const parsed = resolveMentions(store, {
       content,
@@ -451,6 +469,7 @@ export class FakeDiscord {
       mentionEveryone: parsed.everyone,
       allowedMentions: null,
       reference: reference ? { type: 0, messageId: reference.id, channelId: reference.channelId, guildId: reference.guildId } : null,
+      snapshots: [],
       webhookId: null,
       applicationId: null,
       interaction: null,
@@ -467,6 +486,75 @@ export class FakeDiscord {
         durationSecs: file.durationSecs ?? null, waveform: file.waveform ?? null,
       },
     ));
+    store.saveMessage(message);
+    dispatchMessage(world, 'MESSAGE_CREATE', message, { referencedMessage: !input.omitReferencedMessage });
+    this.#notify();
+    return restMessage(world, message);
+  }
+
+  /** A message of the channel that a reply may name: a deleted one too (the reply was on its way), never an ephemeral one. */
+  #repliedTo(channelId: string, messageId: string): MessageRecord {
+    const message = this.#world.store.messages.get(messageId);
+    if (!message || message.channelId !== channelId || message.ephemeral) throw new Error(`fake discord: no message ${messageId} to reply to`);
+    return message;
+  }
+
+  /**
+   * A user forwards a message: a new message of type 0 with no content of its own, a message_reference of type 1
+   * FORWARD and a snapshot of the source's content, attachments and flags, dispatched as MESSAGE_CREATE.
+   */
+  forwardMessage(input: ForwardMessageInput): Json {
+    const world = this.#world;
+    const { store, payloads } = world;
+    const channel = store.channel(input.channelId);
+    const authorId = input.authorId ?? (channel.type === ChannelType.DM ? (channel.recipientIds[0] as string) : this.users.alice.id);
+    const source = store.channelMessage(input.source.channelId, input.source.messageId);
+    const sourceChannel = store.channel(source.channelId);
+    const canSee = (target: ChannelRecord) => target.guildId
+      ? (payloads.permissionsIn(store.guild(target.guildId), authorId, target) & Permission.ViewChannel) !== 0n
+      : target.recipientIds[0] === authorId;
+    if (!canSee(channel) || !canSee(sourceChannel)) throw new Error('fake discord: the author cannot see both channels of the forward');
+    if (source.type !== 0 && source.type !== 19) throw new Error('fake discord: only default messages and replies can be forwarded');
+    const message: MessageRecord = {
+      id: snowflake(),
+      channelId: channel.id,
+      guildId: channel.guildId,
+      authorId,
+      type: 0,
+      content: '',
+      embeds: [],
+      components: [],
+      attachments: [],
+      flags: MessageFlag.HasSnapshot,
+      tts: false,
+      nonce: null,
+      createdAt: Date.now(),
+      editedAt: null,
+      mentionIds: [],
+      mentionRoleIds: [],
+      mentionEveryone: false,
+      allowedMentions: null,
+      reference: { type: 1, messageId: source.id, channelId: source.channelId, guildId: source.guildId },
+      snapshots: [{
+        type: source.type,
+        content: source.content,
+        embeds: source.embeds,
+        components: source.components,
+        attachments: source.attachments,
+        flags: source.flags,
+        createdAt: source.createdAt,
+        editedAt: source.editedAt,
+        mentionIds: source.mentionIds,
+        mentionRoleIds: source.mentionRoleIds,
+      }],
+      webhookId: null,
+      applicationId: null,
+      interaction: null,
+      ephemeral: false,
+      threadId: null,
+      poll: null,
+      deleted: false,
+    };
     store.saveMessage(message);
     dispatchMessage(world, 'MESSAGE_CREATE', message);
     this.#notify();

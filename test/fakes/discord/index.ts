@@ -1,5 +1,5 @@
 export { FakeDiscord, startFakeDiscord } from './fake-discord.ts';
-export type { FakeDiscordOptions, SendMessageInput, UserMessageAttachment, WaitForOptions } from './fake-discord.ts';
+export type { FakeDiscordOptions, ForwardMessageInput, SendMessageInput, UserMessageAttachment, WaitForOptions } from './fake-discord.ts';
 export type { InvokeCommandInput, ClickComponentInput, OptionValue, TestFile } from './interactions.ts';
 export type { RestRequestRecord, RecordedFile } from './rest-router.ts';
 export type { RateLimitConfig, BucketLimit, RateLimitHit } from './rate-limiter.ts';

@@ -214,6 +214,7 @@ export function createMessage(world: World, request: NewMessage): MessageRecord 
     mentionEveryone: mentions.everyone,
     allowedMentions: input.allowedMentions ?? null,
     reference,
+    snapshots: [],
     webhookId: request.webhookId ?? null,
     applicationId: request.applicationId ?? null,
     interaction: request.interaction ?? null,
@@ -322,10 +323,15 @@ export function contentVisible(world: World, message: MessageRecord, intents: nu
     message.mentionIds.includes(world.bot.id) || message.interaction !== null;
 }
 
-export function dispatchMessage(world: World, event: 'MESSAGE_CREATE' | 'MESSAGE_UPDATE', message: MessageRecord): void {
+export function dispatchMessage(
+  world: World, event: 'MESSAGE_CREATE' | 'MESSAGE_UPDATE', message: MessageRecord, options: { referencedMessage?: boolean } = {},
+): void {
   const intent = message.guildId ? Intent.GuildMessages : Intent.DirectMessages;
-  world.gateway.dispatch(event, intent, (receiver: Receiver) =>
-    world.payloads.message(message, { gateway: true, contentVisible: contentVisible(world, message, receiver.intents) }));
+  world.gateway.dispatch(event, intent, (receiver: Receiver) => world.payloads.message(message, {
+    gateway: true,
+    contentVisible: contentVisible(world, message, receiver.intents),
+    ...(options.referencedMessage === false && { referencedMessage: false }),
+  }));
 }
 
 /** A message as the REST API shows it to the bot. */

@@ -9,6 +9,8 @@ export const MessageFlag = {
   Loading: 1 << 7,
   SuppressNotifications: 1 << 12,
   IsVoiceMessage: 1 << 13,
+  /** A forward: the message carries a snapshot of the forwarded one. */
+  HasSnapshot: 1 << 14,
   IsComponentsV2: 1 << 15,
 } as const;
 

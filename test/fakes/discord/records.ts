@@ -119,6 +119,7 @@ export interface AllowedMentions {
   replied_user?: boolean;
 }
 
+/** 0 DEFAULT (a reply) or 1 FORWARD. */
 export interface MessageReference {
   type: number;
   messageId: string;
@@ -134,6 +135,23 @@ export interface InteractionMetadata {
   guildId: string | null;
   /** For followups: the id of the original response. */
   originalResponseMessageId: string | null;
+}
+
+/**
+ * What a forward carries of the forwarded message (Discord's message snapshot): a copy taken when it was
+ * forwarded, so later edits or a deletion of the original leave it as it was.
+ */
+export interface SnapshotRecord {
+  type: number;
+  content: string;
+  embeds: Json[];
+  components: Json[];
+  attachments: AttachmentRecord[];
+  flags: number;
+  createdAt: number;
+  editedAt: number | null;
+  mentionIds: string[];
+  mentionRoleIds: string[];
 }
 
 /** A message as the fake stores it: the current state after edits. */
@@ -158,6 +176,8 @@ export interface MessageRecord {
   /** The allowed_mentions of the request that last set the content (null when the request had none). */
   allowedMentions: AllowedMentions | null;
   reference: MessageReference | null;
+  /** A forward's copy of the forwarded message; empty for every other message. */
+  snapshots: SnapshotRecord[];
   webhookId: string | null;
   applicationId: string | null;
   interaction: InteractionMetadata | null;

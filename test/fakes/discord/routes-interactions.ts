@@ -67,7 +67,7 @@ function loadingMessage(world: World, interaction: InteractionRecord, ephemeral:
     id: snowflake(), channelId: channel.id, guildId: channel.guildId, authorId: world.bot.id,
     type: interaction.type === 2 ? 20 : 0, content: '', embeds: [], components: [], attachments: [],
     flags: MessageFlag.Loading | (ephemeral ? MessageFlag.Ephemeral : 0), tts: false, nonce: null, createdAt: Date.now(),
-    editedAt: null, mentionIds: [], mentionRoleIds: [], mentionEveryone: false, allowedMentions: null, reference: null,
+    editedAt: null, mentionIds: [], mentionRoleIds: [], mentionEveryone: false, allowedMentions: null, reference: null, snapshots: [],
     webhookId: world.applicationId, applicationId: world.applicationId, interaction: metadata(interaction, null),
     ephemeral, threadId: null, poll: null, deleted: false,
   };
