@@ -41,7 +41,7 @@ export async function readDocuments(documents: readonly IncomingDocument[], budg
     documents.map(async (document): Promise<ReadFile | { skipped: string }> => {
       if (!document.data) return { skipped: `I skipped "${document.name}": besides images and audio, I can only read ${READABLE_DOCUMENTS}.` };
       try {
-        return { name: document.name, content: await readDocument(document.name, document.data) };
+        return { name: document.name, content: await readDocument(document.name, document.data, mostCharsThatFit(budgetTokens)) };
       } catch (error) {
         if (error instanceof MediaError) return { skipped: error.message };
         throw error;
@@ -58,6 +58,11 @@ export async function readDocuments(documents: readonly IncomingDocument[], budg
     return fitted.block;
   });
   return { blocks, notices, skipped };
+}
+
+/** No character costs less than a quarter of a token, so no more than this much text of a file can be sent. */
+function mostCharsThatFit(budgetTokens: number): number {
+  return budgetTokens * 4;
 }
 
 /**
@@ -124,8 +129,7 @@ function markerLine(file: ReadFile, keptLines: number, totalLines: number, parti
  * line costs more, the longest start of that line (`partial`).
  */
 function keepLines(text: string, room: number): { kept: string; partial: boolean } {
-  // No character costs less than a quarter of a token, so nothing longer than this can fit.
-  const window = text.slice(0, Math.max(0, Math.floor(room * 4)));
+  const window = text.slice(0, Math.max(0, Math.floor(mostCharsThatFit(room))));
   const ends: number[] = [];
   for (let at = window.indexOf('\n'); at >= 0; at = window.indexOf('\n', at + 1)) ends.push(at);
   let low = 0;

@@ -13,10 +13,10 @@ const PDF_SIGNATURE = '%PDF-';
 /**
  * The text of an attached file, told apart by its bytes (names and declared types are often wrong): a PDF's
  * text layer, else the file decoded as text. An empty, binary or unreadable file is a MediaError whose
- * message names it.
+ * message names it. A PDF's pages are read only until `maxChars` are in hand.
  */
-export async function readDocument(name: string, bytes: Uint8Array): Promise<DocumentText> {
-  if (isPdf(bytes)) return readPdf(name, bytes);
+export async function readDocument(name: string, bytes: Uint8Array, maxChars = Infinity): Promise<DocumentText> {
+  if (isPdf(bytes)) return readPdf(name, bytes, maxChars);
   const text = decodeText(name, bytes);
   if (text.trim() === '') throw new MediaError(`"${name}" is empty.`, { code: 'empty' });
   return { text };

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { MediaError } from '../../errors.ts';
 import { loadPackage } from '../../load-package.ts';
 
@@ -9,10 +10,13 @@ export interface PdfText {
 
 /**
  * The text layer of a PDF, page by page, through pdf.js (the `unpdf` package, loaded with the first PDF).
- * A password-protected, damaged or text-less (scanned) file is refused with a message naming it.
+ * pdf.js runs on the main thread here, so the event loop gets a turn after every page (a 300-page file
+ * would otherwise hold it for half a second), and reading stops once `maxChars` are in hand (pages past
+ * that could never be sent). A password-protected, damaged or text-less (scanned) file is refused with a
+ * message naming it.
  */
-export async function readPdf(name: string, bytes: Uint8Array): Promise<PdfText> {
-  const { extractText, getDocumentProxy } = await loadPackage('unpdf', () => import('unpdf'));
+export async function readPdf(name: string, bytes: Uint8Array, maxChars = Infinity): Promise<PdfText> {
+  const { getDocumentProxy } = await loadPackage('unpdf', () => import('unpdf'));
   let pdf;
   try {
     // A copy: pdf.js detaches the buffer it is given.
@@ -20,9 +24,18 @@ export async function readPdf(name: string, bytes: Uint8Array): Promise<PdfText>
   } catch (error) {
     throw openFailure(name, error);
   }
-  let pages: string[];
+  const pages: string[] = [];
   try {
-    pages = (await extractText(pdf, { mergePages: false })).text.map(cleanPage);
+    let chars = 0;
+    for (let number = 1; number <= pdf.numPages && chars < maxChars; number += 1) {
+      await nextTurn();
+      const page = await pdf.getPage(number);
+      const content = await page.getTextContent();
+      const text = cleanPage(content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : '')).join(''));
+      page.cleanup();
+      pages.push(text);
+      chars += text.length;
+    }
   } catch (error) {
     throw damaged(name, error);
   } finally {
@@ -34,8 +47,8 @@ export async function readPdf(name: string, bytes: Uint8Array): Promise<PdfText>
       { code: 'empty' },
     );
   }
-  const text = pages.length === 1 ? pages[0]! : pages.map((page, i) => `${pageMarker(i + 1)}\n${page || '(no text on this page)'}`).join('\n\n');
-  return { text, pages: pages.length };
+  const text = pdf.numPages === 1 ? pages[0]! : pages.map((page, i) => `${pageMarker(i + 1)}\n${page || '(no text on this page)'}`).join('\n\n');
+  return { text, pages: pdf.numPages };
 }
 
 /** The line that starts page `n` of a PDF's text. */

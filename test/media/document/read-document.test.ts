@@ -77,6 +77,31 @@ describe('readDocument: PDFs', () => {
     });
   });
 
+  it('stops reading pages once more text is in hand than could be sent, and still counts every page', async () => {
+    const pages = Array.from({ length: 30 }, (_, p) => [`Page ${p + 1} says hello.`]);
+    const read = await readDocument('long.pdf', pdfFile(pages), 50);
+    expect(read.pages).toBe(30);
+    expect(read.text).toContain('Page 2 says hello.');
+    expect(read.text).toContain('Page 3 says hello.');
+    expect(read.text).not.toContain('Page 4 says hello.');
+  });
+
+  it('lets other work run between pages while it reads a long PDF', async () => {
+    const pages = Array.from({ length: 40 }, (_, p) => Array.from({ length: 20 }, (_, l) => `Page ${p + 1}, line ${l + 1}.`));
+    const bytes = pdfFile(pages);
+    let turns = 0;
+    let reading = true;
+    const tick = (): void => {
+      turns += 1;
+      if (reading) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const read = await readDocument('long.pdf', bytes);
+    reading = false;
+    expect(read.pages).toBe(40);
+    expect(turns).toBeGreaterThanOrEqual(40);
+  });
+
   it('reads a one-page PDF without a marker, and leaves the caller\'s bytes intact', async () => {
     const pdf = pdfFile([['Just one page']]);
     expect(await readDocument('memo.pdf', pdf)).toEqual({ text: 'Just one page', pages: 1 });
