@@ -51,7 +51,7 @@ export async function readDocuments(documents: readonly IncomingDocument[], budg
   const files = results.filter((r): r is ReadFile => 'content' in r);
   const skipped = results.flatMap((r) => ('skipped' in r ? [r.skipped] : []));
   const notices: Notice[] = skipped.map((text) => ({ type: 'notice', code: 'file_skipped', text }));
-  const allowances = shareBudget(files.map(fullTokens), budgetTokens);
+  const allowances = shareBudget(files.map((file) => fullTokens(file, budgetTokens)), budgetTokens);
   const blocks = files.map((file, i) => {
     const fitted = fitFile(file, allowances[i]!);
     if (fitted.notice) notices.push({ type: 'notice', code: 'file_truncated', text: fitted.notice });
@@ -82,16 +82,20 @@ function shareBudget(costs: readonly number[], budget: number): number[] {
   return allowances;
 }
 
-function fullTokens(file: ReadFile): number {
+/** A file's cost when sent whole; one that could never fit is not estimated, only known to be too big. */
+function fullTokens(file: ReadFile, budgetTokens: number): number {
+  if (file.content.text.length > mostCharsThatFit(budgetTokens)) return budgetTokens + 1;
   return estimateTextTokens(block(file, file.content.text));
 }
 
 function fitFile(file: ReadFile, allowance: number): { block: string; notice?: string } {
   const { text, pages = 1 } = file.content;
-  const whole = block(file, text);
-  if (estimateTextTokens(whole) <= allowance) return { block: whole };
+  if (text.length <= mostCharsThatFit(allowance)) {
+    const whole = block(file, text);
+    if (estimateTextTokens(whole) <= allowance) return { block: whole };
+  }
 
-  const totalLines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+  const totalLines = countLines(text);
   const room = allowance - estimateTextTokens(`${block(file, '')}\n${markerLine(file, totalLines, totalLines, true)}`);
   const { kept, partial } = keepLines(text, room);
   const keptLines = kept === '' ? 0 : kept.split('\n').length;
@@ -153,6 +157,12 @@ function longestStart(line: string, room: number): string {
     else high = middle - 1;
   }
   return /[\uDC00-\uDFFF]/.test(line[low] ?? '') ? line.slice(0, low - 1) : line.slice(0, low);
+}
+
+function countLines(text: string): number {
+  let lines = 0;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) lines += 1;
+  return text.endsWith('\n') || text === '' ? lines : lines + 1;
 }
 
 function portion(share: number): string {
