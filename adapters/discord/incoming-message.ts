@@ -2,6 +2,7 @@ import type { Message } from 'discord.js';
 import type { IncomingMessage, Mention, ReplyReference } from '../../src/conversation/types.ts';
 import type { MessageMedia } from './attachments.ts';
 import { repliedMessageId } from './message-trigger.ts';
+import { shownContent, type ShownContent } from './shown-content.ts';
 
 export interface ConversationPlace {
   /** The channel; for a thread, its parent channel. */
@@ -14,10 +15,13 @@ function authorName(message: Message): string {
   return message.member?.displayName ?? message.author.displayName;
 }
 
-/** Herald's own mention is how it was called, not part of the question; other mentions become names. */
-function readText(message: Message, botId: string): { text: string; mentions: Mention[] } {
-  let text = message.content.replace(new RegExp(`<@!?${botId}>`, 'g'), '');
-  for (const role of message.mentions.roles.values()) {
+/**
+ * Herald's own mention is how it was called, not part of the question; other mentions become names. A forward's
+ * text is marked as forwarded.
+ */
+function readText(message: Message, shown: ShownContent, botId: string): { text: string; mentions: Mention[] } {
+  let text = shown.content.replace(new RegExp(`<@!?${botId}>`, 'g'), '');
+  for (const role of shown.mentions.roles.values()) {
     if (role.tags?.botId === botId) text = text.split(`<@&${role.id}>`).join('');
   }
   text = text.replace(/<#(\d{17,20})>/g, (raw, id: string) => {
@@ -29,33 +33,41 @@ function readText(message: Message, botId: string): { text: string; mentions: Me
     const [raw, kind, id] = match as unknown as [string, string | undefined, string];
     if (mentions.has(raw)) continue;
     if (kind === '&') {
-      const role = message.mentions.roles.get(id) ?? message.guild?.roles.cache.get(id);
+      const role = shown.mentions.roles.get(id) ?? message.guild?.roles.cache.get(id);
       if (role) mentions.set(raw, { id, displayName: role.name, raw });
       continue;
     }
-    const member = message.mentions.members?.get(id);
-    const user = message.mentions.users.get(id) ?? message.client.users.cache.get(id);
+    const member = shown.mentions.members?.get(id);
+    const user = shown.mentions.users.get(id) ?? message.client.users.cache.get(id);
     mentions.set(raw, { id, displayName: member?.displayName ?? user?.displayName ?? 'someone', raw });
   }
-  return { text: text.replace(/[ \t]{2,}/g, ' ').trim(), mentions: [...mentions.values()] };
+  text = text.replace(/[ \t]{2,}/g, ' ').trim();
+  return { text: shown.forwarded && text !== '' ? `(forwarded message) ${text}` : text, mentions: [...mentions.values()] };
 }
 
-function replyReference(message: Message, botId: string): ReplyReference | undefined {
+function replyReference(message: Message, replied: Message | undefined, botId: string): ReplyReference | undefined {
   const id = repliedMessageId(message);
   if (id === undefined) return undefined;
-  // Discord sends the replied-to message along; discord.js keeps it in the channel's cache.
-  const replied = message.channel.messages.cache.get(id);
   if (!replied) return { messageId: id };
-  return { messageId: id, authorName: authorName(replied), text: replied.content, isBot: replied.author.id === botId };
+  return { messageId: id, authorName: authorName(replied), text: shownContent(replied).content, isBot: replied.author.id === botId };
 }
 
 /** A Discord message as the core's platform-neutral message. */
 export function toIncomingMessage(
   message: Message,
-  context: { botId: string; place: ConversationPlace; media: MessageMedia; transcriptOnly: boolean },
+  context: {
+    botId: string;
+    place: ConversationPlace;
+    /** What the message shows, read when it arrived (for a forward, the forwarded message). */
+    shown: ShownContent;
+    /** The message it replies to, when that could be read. */
+    replied?: Message;
+    media: MessageMedia;
+    transcriptOnly: boolean;
+  },
 ): IncomingMessage {
-  const { text, mentions } = readText(message, context.botId);
-  const replyTo = replyReference(message, context.botId);
+  const { text, mentions } = readText(message, context.shown, context.botId);
+  const replyTo = replyReference(message, context.replied, context.botId);
   const { images, audio, documents } = context.media;
   return {
     platform: 'discord',

@@ -1,4 +1,4 @@
-import { MessageFlags, type Message, type SendableChannels } from 'discord.js';
+import type { Message, SendableChannels } from 'discord.js';
 import type { Core } from '../../src/core.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { renderReply } from '../../src/streaming/render-reply.ts';
@@ -12,6 +12,8 @@ import { repliedMessageId, triggerOf, type Trigger } from './message-trigger.ts'
 import type { RateLimitBook } from './rate-limit-book.ts';
 import type { ReplyChains } from './reply-chains.ts';
 import { finishReply, reportFailure } from './reply-extras.ts';
+import { filesToRead, repliedMessage } from './replied-message.ts';
+import { shownContent, type ShownContent } from './shown-content.ts';
 import { startTyping } from './typing.ts';
 import type { VoiceNotePolicy } from './voice-note-policy.ts';
 
@@ -63,12 +65,13 @@ export class MessageHandler {
     if (hooks.shutdown?.drainingSignal.aborted) return;
     const trigger = triggerOf(message, botId);
     if (!trigger) return;
+    const shown = shownContent(message);
     const subject = { guildId: message.guildId ?? undefined, channelIds: channelIdsOf(message), roleIds: roleIdsOf(message) };
     if (!isAllowed(core.config.discord?.access, subject)) return;
     if (trigger === 'voice-note' && (await this.#deps.voiceNotes.get(message.guildId!)) === 'off') return;
     if (!message.channel.isSendable()) return;
     if (!(await core.store.setIfAbsent(`discord:seen:${message.id}`, '1', SEEN_TTL_MS))) return;
-    const reply = this.#reply(message, message.channel, trigger, botId);
+    const reply = this.#reply(message, shown, message.channel, trigger, botId);
     hooks.metrics?.inflightReplies.inc();
     try {
       await (hooks.shutdown ? hooks.shutdown.track(reply, 'discord reply') : reply);
@@ -77,7 +80,7 @@ export class MessageHandler {
     }
   }
 
-  async #reply(message: Message, channel: SendableChannels, trigger: Trigger, botId: string): Promise<void> {
+  async #reply(message: Message, shown: ShownContent, channel: SendableChannels, trigger: Trigger, botId: string): Promise<void> {
     const { core, logger, book, chains } = this.#deps;
     const place = await this.#place(message);
     const chainRoot = message.inGuild() && !channel.isThread() ? place.threadId : undefined;
@@ -98,10 +101,11 @@ export class MessageHandler {
       },
     });
     try {
-      const voiceMessage = message.flags.has(MessageFlags.IsVoiceMessage);
-      const media = await collectMedia(message.attachments.values(), { voiceMessage, maxBytes: MAX_DOWNLOAD_BYTES });
-      const transcriptOnly = voiceMessage && trigger === 'voice-note' && (await this.#deps.voiceNotes.get(message.guildId!)) === 'when-asked';
-      const incoming = toIncomingMessage(message, { botId, place, media, transcriptOnly });
+      const replied = await repliedMessage(message, logger);
+      const files = filesToRead(shown, replied, botId);
+      const media = await collectMedia(files.attachments, { voiceMessage: files.voiceMessage, maxBytes: MAX_DOWNLOAD_BYTES });
+      const transcriptOnly = trigger === 'voice-note' && (await this.#deps.voiceNotes.get(message.guildId!)) === 'when-asked';
+      const incoming = toIncomingMessage(message, { botId, place, shown, ...(replied && { replied }), media, transcriptOnly });
       const stream = core.engine.handle(incoming, {
         ...(this.#deps.hooks.shutdown && { signal: this.#deps.hooks.shutdown.deadlineSignal }),
         recentMessages: recentMessages(channel, message.id),
