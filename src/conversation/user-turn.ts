@@ -1,6 +1,7 @@
 import type { IncomingMessage } from './types.ts';
 
-const MAX_QUOTE_CHARS = 300;
+// A whole chat message (Discord's longest is 4000 characters), so "translate this" under a long one gets all of it.
+const MAX_QUOTE_CHARS = 4000;
 const MAX_NAME_CHARS = 64;
 
 /** A display name safe inside `[…]`: no brackets or line breaks, bounded length. */
