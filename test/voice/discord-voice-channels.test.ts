@@ -10,6 +10,7 @@ import { synthesize as emulatorSpeech } from '../fakes/service/tts.ts';
 import { silentLogger } from './fakes.ts';
 
 const IDLE_TIMEOUT_MS = 2_500;
+const EMPTY_GRACE_MS = 400;
 
 let emu: Emulator;
 let fake: FakeDiscord;
@@ -20,13 +21,15 @@ let small: ChannelRecord;
 let carol: UserRecord;
 let dave: UserRecord;
 /** One fake voice server per channel: Discord hands out a new voice session (and maybe server) for each channel entered. */
-let voice: { main: FakeVoiceServer; lounge: FakeVoiceServer; small: FakeVoiceServer };
+let voice: { main: FakeVoiceServer; lounge: FakeVoiceServer; small: FakeVoiceServer; empty: FakeVoiceServer };
+let empty: ChannelRecord;
 
 beforeAll(async () => {
   emu = await startEmulator();
   fake = await startFakeDiscord({ heartbeatIntervalMs: 1000 });
   lounge = fake.addChannel({ name: 'Lounge', type: ChannelType.GuildVoice });
   small = fake.addChannel({ name: 'Small', type: ChannelType.GuildVoice, userLimit: 2 });
+  empty = fake.addChannel({ name: 'Empty', type: ChannelType.GuildVoice });
   carol = fake.addUser({ username: 'carol', globalName: 'Carol' });
   dave = fake.addUser({ username: 'dave', globalName: 'Dave' });
   for (const user of [carol, dave]) fake.addMember({ userId: user.id });
@@ -41,7 +44,7 @@ beforeAll(async () => {
   );
   core = await createCore(config, silentLogger);
   await registerCommands(config, { guildId: fake.guild.id });
-  bot = await startDiscord({ core, logger: silentLogger, voice: { idleTimeoutMs: IDLE_TIMEOUT_MS } });
+  bot = await startDiscord({ core, logger: silentLogger, voice: { idleTimeoutMs: IDLE_TIMEOUT_MS, emptyChannelGraceMs: EMPTY_GRACE_MS } });
   const [ready] = fake.dispatched('READY');
   const serve = async (channel: ChannelRecord, users: string[]) => {
     const token = `voice-token-${channel.name}`;
@@ -55,6 +58,7 @@ beforeAll(async () => {
     main: await serve(fake.voiceChannel, [fake.users.alice.id]),
     lounge: await serve(lounge, [fake.users.bob.id]),
     small: await serve(small, [carol.id]), // dave leaves before the bot gets in
+    empty: await serve(empty, []),
   };
 });
 
@@ -185,5 +189,22 @@ describe('Discord voice end to end: the bot moved, disconnected, or kept out of 
     await waitForReplies('🔊 Speaking in Small.', 1);
     await spoken(voice.small, expected.at(-1)!);
     expect(fake.voiceRequests.at(-1)).toMatchObject({ channelId: small.id, refused: null });
+  });
+  it('moved into a channel with nobody in it, it stops speaking and leaves once the grace period is over', async () => {
+    const from = voice.small.received.length;
+    say('A long story for Carol that a moderator sends off into an empty room before it is over.', carol.id);
+    await waitForReplies('🔊 Speaking in Small.', 2);
+    await voice.small.waitForPackets(from + 10, 10_000);
+    const requests = fake.voiceRequests.length;
+    const at = performance.now();
+    fake.moveMember({ userId: fake.botUser.id, channelId: empty.id });
+    await fake.waitFor(() => fake.voiceRequests.length > requests && fake.voiceRequests.at(-1)?.channelId === null, {
+      timeoutMs: 5_000,
+      description: 'the leave from the empty channel',
+    });
+    expect(performance.now() - at).toBeGreaterThanOrEqual(EMPTY_GRACE_MS - 50);
+    expect(performance.now() - at).toBeLessThan(IDLE_TIMEOUT_MS); // not the idle leave
+    await fake.waitFor(() => botVoiceChannel() === null);
+    expect(fake.voiceRequests.slice(requests).map((request) => request.channelId)).toEqual([null]);
   });
 });

@@ -11,6 +11,7 @@ import { silentLogger } from './fakes.ts';
 
 const VOICE_TOKEN = 'fake-voice-token';
 const CHUNK_INTERVAL_MS = 60;
+const EMPTY_GRACE_MS = 400;
 const EMULATOR_CHUNK_SIZES = [4801, 2399, 3333, 1201, 5999, 777];
 
 let emu: Emulator;
@@ -28,7 +29,7 @@ beforeAll(async () => {
   );
   core = await createCore(config, silentLogger);
   await registerCommands(config, { guildId: fake.guild.id });
-  bot = await startDiscord({ core, logger: silentLogger, voice: { link: { recoverTimeoutMs: 500, rejoinDelayMs: 50 } } });
+  bot = await startDiscord({ core, logger: silentLogger, voice: { link: { recoverTimeoutMs: 500, rejoinDelayMs: 50 }, emptyChannelGraceMs: EMPTY_GRACE_MS } });
   // The voice server must expect the session Discord hands the bot: its gateway session.
   const [ready] = fake.dispatched('READY');
   voice = await startFakeVoiceServer({
@@ -127,6 +128,25 @@ describe('Discord voice end to end: fake Discord, fake voice server with DAVE, t
     expect(spoken).toEqual(['Bob says: Good evening, friends. And an image.']);
     fake.invokeCommand({ name: 'narrate', subcommand: 'stop' });
     await waitForReply('🔇 Narration stopped.');
+  });
+
+  it('keeps narrating when the last person drops out and comes straight back', async () => {
+    fake.invokeCommand({ name: 'narrate', subcommand: 'start' });
+    await fake.waitFor(() => botTexts().filter((t) => t.startsWith('🎙️ Reading new messages of #general')).length >= 2, 10_000);
+    const joins = fake.voiceRequests.length;
+    const guild = bot.client.guilds.cache.get(fake.guild.id)!;
+    fake.setVoiceState({ userId: fake.users.alice.id, channelId: null });
+    await fake.waitFor(() => guild.voiceStates.cache.get(fake.users.alice.id)?.channelId === null);
+    fake.setVoiceState({ userId: fake.users.alice.id, channelId: fake.voiceChannel.id });
+    await fake.waitFor(() => guild.voiceStates.cache.get(fake.users.alice.id)?.channelId === fake.voiceChannel.id);
+    await new Promise((resolve) => setTimeout(resolve, EMPTY_GRACE_MS + 300));
+    expect(fake.voiceRequests.length).toBe(joins); // it never left
+    const before = emu.requests.length;
+    fake.sendMessage({ channelId: fake.textChannel.id, authorId: fake.users.bob.id, content: 'Welcome back, Alice' });
+    await fake.waitFor(() => emu.requests.length > before, 5_000);
+    expect((emu.requests.at(-1)!.body as { messages: { content: string }[] }).messages.at(-1)!.content).toBe('Bob says: Welcome back, Alice.');
+    fake.invokeCommand({ name: 'narrate', subcommand: 'stop' });
+    await fake.waitFor(() => botTexts().filter((t) => t === '🔇 Narration stopped.').length >= 2, 10_000);
   });
 
   it('leaves the voice channel, ending narration, when the last person leaves it', async () => {

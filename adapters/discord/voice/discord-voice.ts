@@ -1,4 +1,4 @@
-import { Events, type Client, type Message, type VoiceState } from 'discord.js';
+import { Events, type Client, type Guild, type Message, type VoiceBasedChannel, type VoiceState } from 'discord.js';
 import { synthesizeStream } from '../../../src/capabilities/synthesize.ts';
 import type { Core } from '../../../src/core.ts';
 import type { ChatMessageForNarration } from '../../../src/voice/narration.ts';
@@ -8,7 +8,11 @@ import { DiscordVoicePlatform, type VoiceLinkTimings } from './discord-voice-pla
 
 export interface DiscordVoiceOptions extends Pick<VoiceManagerOptions, 'idleTimeoutMs' | 'maxQueued' | 'maxNarrationBacklog'> {
   link?: VoiceLinkTimings;
+  /** How long the bot stays in a voice channel with no people in it before it stops and leaves. Default 30 s. */
+  emptyChannelGraceMs?: number;
 }
+
+const EMPTY_CHANNEL_GRACE_MS = 30_000;
 
 export interface DiscordVoice {
   manager: VoiceManager;
@@ -20,9 +24,10 @@ export interface DiscordVoice {
 
 /**
  * Voice for a discord.js client: live /say in voice channels, /stop, /skip and /narrate. It listens to
- * the client itself: messageCreate feeds narration, and when the last person leaves the bot's voice
- * channel the bot leaves too. The client needs the GuildVoiceStates intent (and GuildMessages +
- * MessageContent for narration).
+ * the client itself: messageCreate feeds narration, and when the bot's voice channel has had no people in it
+ * for a grace period (the last one left, or a moderator moved the bot into an empty channel) the bot stops
+ * and leaves; someone dropping out and straight back in keeps it. The client needs the GuildVoiceStates
+ * intent (and GuildMessages + MessageContent for narration).
  */
 export function createDiscordVoice(client: Client, core: Pick<Core, 'capabilities' | 'store' | 'logger'>, options: DiscordVoiceOptions = {}): DiscordVoice {
   const logger = core.logger.child({ component: 'discord-voice' });
@@ -39,11 +44,26 @@ export function createDiscordVoice(client: Client, core: Pick<Core, 'capabilitie
   const onMessage = (message: Message) => {
     if (message.inGuild()) manager.narrate(narratedMessage(message));
   };
-  const onVoiceState = (before: VoiceState, after: VoiceState) => {
-    const left = before.channel;
-    if (left && before.channelId !== after.channelId && !left.members.some((member) => !member.user.bot)) {
-      manager.channelEmptied(left.guildId, left.id);
+  const graceMs = options.emptyChannelGraceMs ?? EMPTY_CHANNEL_GRACE_MS;
+  const emptyTimers = new Map<string, NodeJS.Timeout>();
+  const botChannel = (guild: Guild) => guild.members.me?.voice.channel ?? null;
+  const hasPeople = (channel: VoiceBasedChannel) => channel.members.some((member) => !member.user.bot);
+  const onVoiceState = (_before: VoiceState, after: VoiceState) => {
+    const { guild } = after;
+    const channel = botChannel(guild);
+    if (!channel || hasPeople(channel)) {
+      clearTimeout(emptyTimers.get(guild.id));
+      emptyTimers.delete(guild.id);
+      return;
     }
+    if (emptyTimers.has(guild.id)) return;
+    const timer = setTimeout(() => {
+      emptyTimers.delete(guild.id);
+      const still = botChannel(guild);
+      if (still && !hasPeople(still)) manager.channelEmptied(guild.id, still.id);
+    }, graceMs);
+    timer.unref();
+    emptyTimers.set(guild.id, timer);
   };
   client.on(Events.MessageCreate, onMessage);
   client.on(Events.VoiceStateUpdate, onVoiceState);
@@ -53,6 +73,8 @@ export function createDiscordVoice(client: Client, core: Pick<Core, 'capabilitie
     close() {
       client.off(Events.MessageCreate, onMessage);
       client.off(Events.VoiceStateUpdate, onVoiceState);
+      for (const timer of emptyTimers.values()) clearTimeout(timer);
+      emptyTimers.clear();
       manager.close();
     },
   };
