@@ -58,6 +58,11 @@ export function fileKind(file: SlackFile): FileKind {
   return attachmentKind(fileName(file), declaredType(file), file.size);
 }
 
+/** Whether a file is still there to read (not deleted, not hidden by the workspace's plan). */
+export function isPresent(file: SlackFile): boolean {
+  return !GONE_MODES.has(file.mode ?? '');
+}
+
 export function fileName(file: SlackFile): string {
   return file.name ?? file.title ?? file.id;
 }
@@ -95,7 +100,7 @@ export interface MessageFiles {
  * as only files.info says what it is.
  */
 export async function readMessageFiles(api: SlackApi, files: readonly SlackFile[], signal?: AbortSignal): Promise<MessageFiles> {
-  const present = files.filter((f) => !GONE_MODES.has(f.mode ?? ''));
+  const present = files.filter(isPresent);
   const described = (await Promise.all(present.map((f) => complete(api, f)))).map((file) => ({ file, kind: fileKind(file) }));
   // Refused before anything is downloaded: Slack's size is the file's.
   const oversized = described.find(({ file, kind }) => kind !== 'unsupported' && (file.size ?? 0) > MAX_DOWNLOAD_BYTES)?.file;

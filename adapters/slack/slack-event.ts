@@ -20,7 +20,7 @@ export interface SlackMessageEvent {
 const QUESTION_SUBTYPES = new Set([undefined, 'file_share', 'thread_broadcast']);
 
 /** A new message a person wrote (not a bot, not Herald itself, not an edit or a system notice). */
-export function isFromPerson(event: SlackMessageEvent, botUserId: string | undefined): boolean {
+export function isFromPerson(event: Pick<SlackMessageEvent, 'subtype' | 'bot_id' | 'user'>, botUserId: string | undefined): boolean {
   if (!QUESTION_SUBTYPES.has(event.subtype)) return false;
   if (event.bot_id !== undefined || event.user === undefined) return false;
   return event.user !== botUserId;

@@ -1,8 +1,15 @@
-/** Threads Herald has replied in: later messages there are follow-ups it answers without a mention. */
+/**
+ * Threads Herald has replied in: later messages there are follow-ups it answers without a mention. The newest
+ * message it answered there is kept too, so reading the thread again can start after it.
+ */
 import type { Store } from '../../src/store/store.ts';
 
 function key(teamId: string, channel: string, threadTs: string): string {
   return `slack:thread:${teamId}:${channel}:${threadTs}`;
+}
+
+interface Remembered {
+  answeredTs?: string;
 }
 
 export class ThreadMemory {
@@ -15,11 +22,20 @@ export class ThreadMemory {
     this.#ttlMs = ttlMs;
   }
 
-  remember(teamId: string, channel: string, threadTs: string): Promise<void> {
-    return this.#store.set(key(teamId, channel, threadTs), 1, this.#ttlMs);
+  /** `answeredTs`: the message Herald has just answered there (none for a command's answer). */
+  remember(teamId: string, channel: string, threadTs: string, answeredTs?: string): Promise<void> {
+    const value: Remembered = answeredTs ? { answeredTs } : {};
+    return this.#store.set(key(teamId, channel, threadTs), value, this.#ttlMs);
   }
 
   async has(teamId: string, channel: string, threadTs: string): Promise<boolean> {
     return (await this.#store.get(key(teamId, channel, threadTs))) !== undefined;
+  }
+
+  /** The message Herald last answered in the thread, when it is known. */
+  async lastAnswered(teamId: string, channel: string, threadTs: string): Promise<string | undefined> {
+    const value = await this.#store.get<unknown>(key(teamId, channel, threadTs));
+    const answeredTs = typeof value === 'object' && value !== null ? (value as Remembered).answeredTs : undefined;
+    return typeof answeredTs === 'string' ? answeredTs : undefined;
   }
 }
