@@ -1,6 +1,7 @@
 /**
- * Answers one Slack message: claim it (one answer per message, across instances), read its files, hand it to the
- * core as an IncomingMessage, render the reply where it belongs, and remember the thread for follow-ups.
+ * Answers one Slack message: claim it (one answer per message, across instances), read its files (in a thread,
+ * those it points at when it has none), hand it to the core as an IncomingMessage, render the reply where it
+ * belongs, and remember the thread (and the message answered there) for follow-ups.
  */
 import { HeraldError } from '../../src/errors.ts';
 import { claimMessage } from './event-dedupe.ts';
@@ -12,6 +13,7 @@ import type { ReplyTarget } from './reply-part.ts';
 import type { SlackRuntime } from './runtime.ts';
 import { sendReply, type ReplyOptions } from './send-reply.ts';
 import type { SlackMessageEvent } from './slack-event.ts';
+import { filesToRead } from './thread-files.ts';
 
 export interface AnswerOptions {
   /** The thread to answer in (and the conversation's key); undefined: a DM's main timeline. */
@@ -31,9 +33,10 @@ export async function answerMessage(rt: SlackRuntime, event: SlackMessageEvent, 
   };
   await options.status?.('thinking…').catch(() => {});
 
+  const shared = await filesToRead(rt, event);
   let files;
   try {
-    files = await readMessageFiles(rt.api, event.files ?? [], signal);
+    files = await readMessageFiles(rt.api, shared, signal);
   } catch (error) {
     if (!(error instanceof HeraldError)) throw error;
     rt.logger.warn({ err: error, channel: event.channel }, 'Slack file could not be read');
@@ -55,5 +58,5 @@ export async function answerMessage(rt: SlackRuntime, event: SlackMessageEvent, 
     ...(options.clearStatus && { clearStatus: options.clearStatus }),
     onStoppedByUser: () => cancel.abort(),
   });
-  if (options.threadTs) await rt.threads.remember(teamId, event.channel, options.threadTs);
+  if (options.threadTs) await rt.threads.remember(teamId, event.channel, options.threadTs, event.ts);
 }
