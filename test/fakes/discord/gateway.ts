@@ -334,6 +334,8 @@ export class Gateway implements Dispatcher {
       if (intent !== null && !(session.intents & intent)) continue;
       const d = build({ intents: session.intents });
       const guildId = dispatchGuild(event, d);
+      // A bot hears nothing of a server it is not in.
+      if (guildId !== null && !this.#w.store.guilds.get(guildId)?.members.has(this.#w.bot.id)) continue;
       const [id, count] = session.shard;
       if ((guildId === null ? 0 : shardOf(guildId, count)) !== id) continue;
       this.#emit(session, event, d);

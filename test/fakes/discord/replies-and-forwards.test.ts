@@ -102,6 +102,20 @@ describe('fake discord: users replying to and forwarding messages', () => {
     expect(fake.messagePayload(forwardId)).toMatchObject({ message_snapshots: [{ message: { content: `meeting at 9 <@${fake.users.alice.id}>` } }] });
   });
 
+  it('forwards from a server the bot is not in, whose events the bot never gets', async () => {
+    const { alice, bob } = fake.users;
+    const elsewhere = fake.addGuild({ name: 'Book Club', memberIds: [alice.id, bob.id], withBot: false });
+    const reading = fake.addChannel({ guildId: elsewhere.id, name: 'reading' });
+    const source = fake.sendMessage({ channelId: reading.id, authorId: bob.id, content: 'Next book: Dune' });
+    let forwardId: string | undefined;
+    const arrived = created(() => forwardId);
+    forwardId = fake.forwardMessage({ channelId: fake.dmChannel.id, source: { channelId: reading.id, messageId: source.id as string } }).id as string;
+    const forward = await arrived;
+    expect(fake.dispatched().filter((e) => e.d.guild_id === elsewhere.id || e.d.id === elsewhere.id)).toEqual([]);
+    expect(client.channels.cache.has(reading.id)).toBe(false);
+    expect(forward.messageSnapshots.get(source.id as string)?.content).toBe('Next book: Dune');
+  });
+
   it('keeps a forwarded voice message flagged as one, and refuses what Discord refuses', async () => {
     const voice = fake.sendMessage({
       channelId: channel.id, authorId: fake.users.bob.id, flags: MessageFlag.IsVoiceMessage,
