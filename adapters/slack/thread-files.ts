@@ -13,6 +13,11 @@ import { isFromPerson, type SlackMessageEvent } from './slack-event.ts';
 const MAX_THREAD_FILES = 10;
 /** conversations.replies' largest page. */
 const PAGE_LIMIT = 1000;
+/**
+ * Thread lookups share conversations.replies' workspace budget (50 a minute) with the recent-messages tool; when
+ * it is spent, an answer goes ahead without the thread's files rather than wait for the next call.
+ */
+const MAX_LOOKUP_WAIT_MS = 500;
 /** Long enough for Herald's reply to a message to be in its thread, which then hides the message's files. */
 const TAKEN_TTL_MS = 2 * 60 * 60_000;
 
@@ -38,6 +43,10 @@ export async function filesToRead(rt: SlackRuntime, event: SlackMessageEvent): P
   }
   const threadTs = event.thread_ts;
   if (!threadTs || threadTs === event.ts) return [];
+  if (rt.api.budget.waitMs('conversations.replies') > MAX_LOOKUP_WAIT_MS) {
+    rt.logger.info({ channel: event.channel }, 'Slack thread not searched for files: the conversations.replies budget is spent');
+    return [];
+  }
   try {
     return await threadFiles(rt, event.channel, threadTs, event.ts);
   } catch (error) {

@@ -4,6 +4,7 @@ import type { IncomingMessage } from '../../src/conversation/types.ts';
 import { startFakeSlack, type FakeSlack, type StoredMessage } from '../fakes/slack/index.ts';
 import { startEmulator } from '../fakes/service/emulator.ts';
 import { pdfFile } from '../fixtures/documents/pdf-file.ts';
+import { SLACK_METHOD_LIMITS } from '../../adapters/slack/rate-budget.ts';
 import { startHerald, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
 
 const fixture = (path: string) => readFileSync(new URL(`../fixtures/${path}`, import.meta.url));
@@ -184,5 +185,35 @@ describe('files shared earlier in a Slack thread', () => {
     expect(handed[0]?.documents).toBeUndefined();
     expect(fake.fileFetches).toEqual([]);
     expect(fake.calls('conversations.replies')).toEqual([]);
+  });
+});
+
+describe('a Slack thread lookup when the conversations.replies budget is spent', () => {
+  it('answers at once without the thread files instead of waiting for the next call', async () => {
+    const fake = await startFakeSlack();
+    const emu = await startEmulator();
+    // One lookup per ten minutes: the first thread question spends it.
+    const herald = await startHerald(fake, emu, {
+      mode: 'http',
+      tuning: { methodLimits: { ...SLACK_METHOD_LIMITS, 'conversations.replies': { burst: 1, perSecond: 1 / 600 } } },
+    });
+    try {
+      const answers = () => fake.botMessages().filter((m) => m.stream?.state === 'stopped');
+      for (const name of ['first.txt', 'second.txt']) {
+        const file = fake.uploadUserFile({ name, bytes: Buffer.from(`The contents of ${name}.`), mimetype: 'text/plain' });
+        const shared = fake.events.fileShare({ files: [file], text: name, channel: fake.channelId });
+        await fake.deliverEvent(shared);
+        await fake.deliverEvent(fake.events.appMention({ text: `what does ${name} say?`, thread_ts: String(shared.ts) }));
+        await fake.waitFor(() => answers().find((m) => m.thread_ts === shared.ts), 5_000);
+      }
+      const [first, second] = answers().map((m) => m.text ?? '');
+      expect(first).toContain('The contents of first.txt.');
+      expect(second).toContain('what does second.txt say?');
+      expect(second).not.toContain('The contents of second.txt.');
+    } finally {
+      await herald.stop();
+      await fake.close();
+      await emu.close();
+    }
   });
 });
