@@ -25,5 +25,5 @@ export async function chatRoute(state: EmulatorState, record: RecordedRequest, r
   const identity = { id: randomBytes(16).toString('hex'), created: Math.floor(Date.now() / 1000), model: request.model.id };
   if (!request.stream) return sendJson(res, record, 200, chatCompletion(identity, answer));
   record.status = 200;
-  await writeSse(res, chatStreamEvents(identity, answer, state.pace), fault, signal);
+  await writeSse(res, chatStreamEvents(identity, answer, state.pace), fault, signal, record);
 }

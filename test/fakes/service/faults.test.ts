@@ -203,3 +203,46 @@ describe('closing', () => {
     expect(result instanceof Error || dataOf((result as { text: string }).text).length === 1).toBe(true);
   });
 });
+
+describe('what a request record tells about its stream', () => {
+  const closedRecord = async (index: number) => {
+    for (let tries = 0; tries < 200 && !emu.requests[index]?.closed; tries++) await new Promise((r) => setTimeout(r, 10));
+    return emu.requests[index]!;
+  };
+
+  it('a stream written to its end: every event sent, closed by the emulator', async () => {
+    await readChunks(await streamChat('long 20'));
+    const record = await closedRecord(0);
+    expect(record.streamed!.sent).toBe(record.streamed!.total);
+    expect(record.closed).toMatchObject({ byClient: false });
+  });
+
+  it('a stream the client cancels: stopped short, closed by the client', async () => {
+    emu.pace.tokensPerSecond = 100;
+    try {
+      const aborter = new AbortController();
+      const response = await fetch(emu.chatCompletionsUrl, {
+        method: 'POST',
+        headers: { 'api-key': emu.apiKey },
+        body: JSON.stringify(chat('long 100', true)),
+        signal: aborter.signal,
+      });
+      await response.body!.getReader().read();
+      aborter.abort();
+      const record = await closedRecord(0);
+      expect(record.closed).toMatchObject({ byClient: true });
+      expect(record.streamed!.sent).toBeGreaterThan(0);
+      expect(record.streamed!.sent).toBeLessThan(record.streamed!.total / 2);
+    } finally {
+      emu.pace.tokensPerSecond = 0;
+    }
+  });
+
+  it('a connection the emulator resets as a fault is not a cancellation', async () => {
+    emu.faults.push({ stream: { resetAfter: 3 } });
+    await readChunks(await streamChat('long 30')).catch(() => {});
+    const record = await closedRecord(0);
+    expect(record.closed).toMatchObject({ byClient: false });
+    expect(record.streamed!.sent).toBe(3);
+  });
+});

@@ -14,5 +14,5 @@ export async function messagesRoute(state: EmulatorState, record: RecordedReques
   const identity = { id: `msg_${randomBytes(12).toString('hex')}`, model: request.model.id };
   if (!request.stream) return sendJson(res, record, 200, messageObject(identity, answer));
   record.status = 200;
-  await writeSse(res, messagesStreamEvents(identity, answer, state.pace), fault, signal);
+  await writeSse(res, messagesStreamEvents(identity, answer, state.pace), fault, signal, record);
 }

@@ -54,6 +54,11 @@ async function handle(state: EmulatorState, req: IncomingMessage, res: ServerRes
     receivedAt: Date.now(),
   };
   state.requests.push(record);
+  const aborted = new AbortController();
+  res.on('close', () => {
+    record.closed ??= { at: Date.now(), byClient: !res.writableFinished };
+    aborted.abort();
+  });
   const fail = (error: ApiError, headers: Record<string, string> = {}) =>
     sendJson(res, record, error.status, endpoint === 'messages' ? messagesErrorBody(error) : chatErrorBody(error), headers);
 
@@ -65,8 +70,6 @@ async function handle(state: EmulatorState, req: IncomingMessage, res: ServerRes
 
   const body = json.value as { model?: unknown; stream?: unknown } | undefined;
   const fault = takeFault(state.faults, { endpoint, model: body?.model, stream: body?.stream === true });
-  const aborted = new AbortController();
-  res.on('close', () => aborted.abort());
   if (fault?.delayMs) await sleep(fault.delayMs, aborted.signal);
   if (fault?.status !== undefined) {
     const headers: Record<string, string> = fault.retryAfter !== undefined ? { 'retry-after': String(fault.retryAfter) } : {};

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { StreamFault } from './faults.ts';
 import { sleep } from './sleep.ts';
+import type { RecordedRequest } from './state.ts';
 
 export interface SseEvent {
   /** The `event:` field (messages format); chat chunks have none. */
@@ -28,8 +29,17 @@ function writeRaw(res: ServerResponse, chunk: Buffer, signal: AbortSignal): Prom
   });
 }
 
-/** Streams SSE events with pacing, applying a stream fault if one was chosen for this request. */
-export async function writeSse(res: ServerResponse, events: SseEvent[], fault: StreamFault | undefined, signal: AbortSignal): Promise<void> {
+/**
+ * Streams SSE events with pacing, applying a stream fault if one was chosen for this request; `record` follows
+ * how many were written and learns of a reset the fault made.
+ */
+export async function writeSse(
+  res: ServerResponse,
+  events: SseEvent[],
+  fault: StreamFault | undefined,
+  signal: AbortSignal,
+  record: Pick<RecordedRequest, 'streamed' | 'closed'>,
+): Promise<void> {
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache',
@@ -52,6 +62,8 @@ export async function writeSse(res: ServerResponse, events: SseEvent[], fault: S
   };
 
   if (fault?.comments) await send(`: emulator stream${newline}${newline}`);
+  const progress = { sent: 0, total: events.length };
+  record.streamed = progress;
   let sent = 0;
   for (const event of events) {
     if ((event.tag === 'finish' && fault?.omitFinish) || (event.tag === 'done' && fault?.omitDone)) continue;
@@ -59,6 +71,7 @@ export async function writeSse(res: ServerResponse, events: SseEvent[], fault: S
     if (fault?.stallAfter === sent) await sleep(fault.stallMs ?? Infinity, signal);
     if (fault?.resetAfter === sent) {
       await sleep(resetGraceMs, signal);
+      record.closed ??= { at: Date.now(), byClient: false };
       res.socket?.resetAndDestroy();
       return;
     }
@@ -68,6 +81,7 @@ export async function writeSse(res: ServerResponse, events: SseEvent[], fault: S
     const name = event.event ? `event: ${event.event}${newline}` : '';
     await send(`${comment}${name}data: ${event.data}${newline}${newline}`);
     sent += 1;
+    progress.sent = sent;
   }
   res.end();
 }

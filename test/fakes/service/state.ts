@@ -20,6 +20,13 @@ export interface RecordedRequest {
   receivedAt: number;
   /** Status of the response, set when its headers are sent. */
   status?: number;
+  /** Streamed answers: SSE events written so far, of the `total` the answer has (a cancelled stream stops short). */
+  streamed?: { sent: number; total: number };
+  /**
+   * Set when the connection closes: when, and whether the client hung up before the whole response was written
+   * (it cancelled the request) rather than the emulator ending it or resetting it as a fault.
+   */
+  closed?: { at: number; byClient: boolean };
   /** Chat requests with earlier assistant tool-call turns: whether their reasoning_content was kept (see tool-calls.ts). */
   reasoningKept?: boolean;
 }
