@@ -1,7 +1,7 @@
 import type { ReplyEvent, ReplyStream, ReplyUsage, StatusPhase } from '../conversation/types.ts';
 import type { Citation } from '../service/types.ts';
 import { StreamingReply, type StreamingReplyOptions } from './streaming-reply.ts';
-import type { ReplySurface } from './surface.ts';
+import { MessageGoneError, type ReplySurface } from './surface.ts';
 
 export interface RenderedAttachment {
   name: string;
@@ -21,6 +21,11 @@ export interface RenderedReply {
   transcripts: Array<{ name: string; text: string }>;
   error?: { code: string; message: string; retryAfterMs?: number };
   usage?: ReplyUsage;
+  /**
+   * The reply was stopped before its end and its messages left as they were: `deleted` when a message of it was
+   * deleted (the surface said so, or the signal was aborted with a MessageGoneError), `aborted` by the signal.
+   */
+  stopped?: 'deleted' | 'aborted';
 }
 
 export interface RenderHooks {
@@ -35,6 +40,8 @@ export interface RenderOptions extends StreamingReplyOptions {
   formatTranscript?(name: string, text: string): string;
   /** Shown when a reply ends without any text, attachment or error. */
   emptyText?: string;
+  /** Stops the reply where it is: the stream is cancelled and nothing more is shown or edited. */
+  signal?: AbortSignal;
 }
 
 const defaultTranscript = (name: string, text: string) =>
@@ -46,7 +53,9 @@ const defaultTranscript = (name: string, text: string) =>
 /**
  * Renders the core's reply stream on a surface: status to the hooks, text streamed (transcripts first,
  * notices and errors as closing lines), and the rest collected for the adapter. A failure of the stream
- * itself ends the text with a short error line, so no message is left half-written.
+ * itself ends the text with a short error line, so no message is left half-written. A message of the reply
+ * deleted meanwhile, or the signal, stops it at once: the stream is cancelled (which aborts the service request)
+ * and `stopped` says why, with no closing line.
  */
 export async function renderReply(
   stream: ReplyStream,
@@ -65,8 +74,26 @@ export async function renderReply(
   };
   const closingLine = (text: string) => write(`${reply.text === '' ? '' : atLineStart ? '\n' : '\n\n'}${text}`);
 
+  const events = stream[Symbol.asyncIterator]();
+  let stopReason: RenderedReply['stopped'];
+  let wake!: () => void;
+  const stopped = new Promise<void>((resolve) => (wake = resolve));
+  const stop = (reason: NonNullable<RenderedReply['stopped']>) => {
+    stopReason ??= reason;
+    wake();
+  };
+  void reply.deleted.then(() => stop('deleted'));
+  const signal = options.signal;
+  const onAbort = () => stop(signal?.reason instanceof MessageGoneError ? 'deleted' : 'aborted');
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+
   try {
-    for await (const event of stream as AsyncIterable<ReplyEvent>) {
+    for (;;) {
+      const next = await Promise.race([stopped, events.next()]);
+      // An event that arrived together with the stop (the engine's own "cancelled" among them) is not shown.
+      if (stopReason !== undefined || next === undefined || next.done) break;
+      const event = next.value;
       switch (event.type) {
         case 'status':
           if (event.phase !== lastPhase) {
@@ -106,12 +133,23 @@ export async function renderReply(
     result.error = { code: 'internal', message: 'Something went wrong while answering; please try again.' };
     closingLine(`⚠️ ${result.error.message}`);
     hooks.failed?.(error);
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+  if (stopReason !== undefined) {
+    result.stopped = stopReason;
+    // Not awaited: an async generator finishes a pending step before it returns; the engine's stream cancels at once.
+    Promise.resolve(events.return?.()).catch(() => {});
+    result.messages = await reply.abandon();
+    result.text = reply.text;
+    return result;
   }
   if (reply.text.trim() === '' && result.attachments.length === 0 && !result.error && options.emptyText) {
     write(options.emptyText);
   }
   result.messages = await reply.finish();
   result.text = reply.text;
+  if (reply.wasDeleted) result.stopped = 'deleted';
   return result;
 }
 

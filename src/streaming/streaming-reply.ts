@@ -1,5 +1,5 @@
 import { closeOpenFence, splitHead } from './markdown-split.ts';
-import type { ReplySurface } from './surface.ts';
+import { MessageGoneError, type ReplySurface } from './surface.ts';
 
 interface Part {
   handle: string;
@@ -16,7 +16,8 @@ export interface StreamingReplyOptions {
 /**
  * Shows a streamed answer on a surface: the first text goes out as soon as it arrives, later text is
  * coalesced into paced updates, and a message that outgrows the platform's limit is finished at a markdown-safe
- * point and continued in a new one. `finish()` leaves every message holding its complete text.
+ * point and continued in a new one. `finish()` leaves every message holding its complete text; `abandon()` leaves
+ * them as they are. Once the surface says a message was deleted, nothing more is sent.
  */
 export class StreamingReply {
   private readonly surface: ReplySurface;
@@ -29,13 +30,22 @@ export class StreamingReply {
   private dirty = false;
   private ended = false;
   private failure: unknown;
+  private deletedMessage = false;
+  private abandoned = false;
   private wake: (() => void) | undefined;
   private readonly loop: Promise<void>;
+  private readonly stopping: Promise<void>;
+  private stop!: () => void;
+  /** Resolves when the surface says a message of this reply was deleted. */
+  readonly deleted: Promise<void>;
+  private markDeleted!: () => void;
 
   constructor(surface: ReplySurface, options: StreamingReplyOptions = {}) {
     this.surface = surface;
     this.minIntervalMs = options.minIntervalMs ?? 0;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.stopping = new Promise((resolve) => (this.stop = resolve));
+    this.deleted = new Promise((resolve) => (this.markDeleted = resolve));
     this.loop = this.run();
     this.loop.catch(() => {});
   }
@@ -49,13 +59,31 @@ export class StreamingReply {
     this.wake?.();
   }
 
-  /** Stops taking text, waits until every message shows its final text, returns the message handles. */
+  /**
+   * Stops taking text, waits until every message shows its final text, returns the message handles. After a
+   * deletion it only returns them (see `wasDeleted`).
+   */
   async finish(): Promise<string[]> {
     this.ended = true;
     this.wake?.();
     await this.loop;
     if (this.failure) throw this.failure;
     return [...this.handles];
+  }
+
+  /** Stops taking text and sends nothing more (a call under way is let finish); returns the message handles. */
+  async abandon(): Promise<string[]> {
+    this.abandoned = true;
+    this.ended = true;
+    this.stop();
+    this.wake?.();
+    await this.loop;
+    return [...this.handles];
+  }
+
+  /** Whether the surface said a message of this reply was deleted (the reply then stopped). */
+  get wasDeleted(): boolean {
+    return this.deletedMessage;
   }
 
   /** Everything appended so far, across all messages. */
@@ -76,21 +104,27 @@ export class StreamingReply {
         await this.flush(false);
         await this.pause();
       }
-      await this.flush(true);
+      if (!this.abandoned) await this.flush(true);
     } catch (error) {
-      this.failure = error;
+      if (!(error instanceof MessageGoneError)) {
+        this.failure = error;
+        return;
+      }
+      this.deletedMessage = true;
+      this.ended = true;
+      this.markDeleted();
     }
   }
 
   private async pause(): Promise<void> {
     const wait = Math.max(this.minIntervalMs, this.surface.delayMs('update'));
-    if (wait > 0) await this.sleep(wait);
+    if (wait > 0) await Promise.race([this.sleep(wait), this.stopping]);
   }
 
   private async flush(final: boolean): Promise<void> {
     this.dirty = false;
     const limit = this.surface.maxLength;
-    while (this.tail.length > limit) {
+    while (this.tail.length > limit && !this.abandoned) {
       const sent = this.surface.mode === 'append' && this.current ? this.current.shown.length : 0;
       const before = this.tail;
       const { head, rest } = splitHead(before, limit, sent);
@@ -98,6 +132,7 @@ export class StreamingReply {
       // Text may have arrived while the platform answered; it belongs after the rest.
       this.tail = rest + this.tail.slice(before.length);
     }
+    if (this.abandoned) return;
     if (this.tail.trim() === '' && !final) return;
     if (this.tail.trim() === '' && this.current === undefined) return;
     await this.show(this.tail, final);

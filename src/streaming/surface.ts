@@ -16,3 +16,18 @@ export interface ReplySurface {
   /** How long to wait before the next call of this kind, from the platform's rate-limit state. */
   delayMs(kind: 'open' | 'update'): number;
 }
+
+/**
+ * Thrown by a surface when the platform says a message of the reply no longer exists (someone deleted it). The
+ * renderer stops the reply on it instead of reporting a failure: nobody is left to read the rest.
+ */
+export class MessageGoneError extends Error {
+  /** The surface's handle of the deleted message, when known. */
+  readonly handle: string | undefined;
+
+  constructor(handle?: string, options?: { cause?: unknown }) {
+    super('The message was deleted.', options);
+    this.name = 'MessageGoneError';
+    this.handle = handle;
+  }
+}

@@ -143,4 +143,15 @@ describe('StreamingReply', () => {
     reply.append('b');
     await expect(reply.finish()).rejects.toThrow('Missing Access');
   });
+
+  it('abandon() sends nothing more and does not wait out the pacing (a minute here)', async () => {
+    const { surface, calls, messages } = fakeSurface('edit', 2000, 60_000);
+    const reply = new StreamingReply(surface);
+    reply.append('first');
+    await tick();
+    reply.append(' second');
+    expect(await reply.abandon()).toEqual(['m1']);
+    expect(calls.map((c) => c.op)).toEqual(['open']);
+    expect(messages.get('m1')).toBe('first');
+  });
 });
