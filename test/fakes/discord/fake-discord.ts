@@ -571,14 +571,20 @@ export class FakeDiscord {
     this.#notify();
   }
 
-  /** A user (or moderator) deletes a message: MESSAGE_DELETE. */
-  deleteUserMessage(input: { channelId: string; messageId: string }): void {
+  /**
+   * A user (or moderator) deletes a message: MESSAGE_DELETE. The message is gone from REST at once (edits get 404
+   * Unknown Message); `gatewayDelayMs` holds the event back, as Discord's gateway may deliver it after that.
+   */
+  deleteUserMessage(input: { channelId: string; messageId: string; gatewayDelayMs?: number }): void {
     const world = this.#world;
     const message = world.store.channelMessage(input.channelId, input.messageId);
     world.store.removeMessage(message);
-    world.gateway.dispatch('MESSAGE_DELETE', message.guildId ? Intent.GuildMessages : Intent.DirectMessages, () => ({
-      id: message.id, channel_id: message.channelId, ...(message.guildId ? { guild_id: message.guildId } : {}),
-    }));
+    const dispatch = () =>
+      world.gateway.dispatch('MESSAGE_DELETE', message.guildId ? Intent.GuildMessages : Intent.DirectMessages, () => ({
+        id: message.id, channel_id: message.channelId, ...(message.guildId ? { guild_id: message.guildId } : {}),
+      }));
+    if (input.gatewayDelayMs === undefined) dispatch();
+    else setTimeout(dispatch, input.gatewayDelayMs).unref();
     this.#notify();
   }
 
