@@ -1,6 +1,6 @@
 import { Routes, type APIMessage, type RESTPostAPIChannelMessageJSONBody, type SendableChannels } from 'discord.js';
 import type { Logger } from '../../src/log/logger.ts';
-import { DiscordSurface, type EditBody, type MessageBody } from './discord-surface.ts';
+import { DiscordSurface, isUnknownMessage, type EditBody, type MessageBody } from './discord-surface.ts';
 import { NO_MENTIONS, NO_MENTIONS_BODY } from './mentions.ts';
 import { ANY_ID, routeKey, type RateLimitBook } from './rate-limit-book.ts';
 
@@ -61,6 +61,15 @@ export class ChannelSurface extends DiscordSurface {
         allowed_mentions: NO_MENTIONS_BODY,
       },
     });
+  }
+
+  /** Deletes messages of this reply (its question was withdrawn); one already deleted is left at that. */
+  async remove(messageIds: readonly string[]): Promise<void> {
+    for (const id of messageIds) {
+      await this.#channel.client.rest.delete(Routes.channelMessage(this.#channel.id, id)).catch((error: unknown) => {
+        if (!isUnknownMessage(error)) throw error;
+      });
+    }
   }
 
   async #post({ content, embeds, flags }: MessageBody, replyTo: string | undefined): Promise<string> {

@@ -1,6 +1,6 @@
-import { MessageFlags, type APIEmbed, type AttachmentPayload } from 'discord.js';
+import { DiscordAPIError, MessageFlags, RESTJSONErrorCodes, type APIEmbed, type AttachmentPayload } from 'discord.js';
 import type { Logger } from '../../src/log/logger.ts';
-import type { ReplySurface } from '../../src/streaming/surface.ts';
+import { MessageGoneError, type ReplySurface } from '../../src/streaming/surface.ts';
 import { withoutLinkPreviews } from './link-previews.ts';
 import type { RateLimitBook } from './rate-limit-book.ts';
 
@@ -65,7 +65,9 @@ export abstract class DiscordSurface implements ReplySurface {
 
   async open(text: string): Promise<string> {
     const body = textBody(text);
-    const handle = await this.send(body);
+    const handle = await this.send(body).catch((error: unknown) => {
+      throw goneOr(error);
+    });
     if (body.flags) this.#suppressed.add(handle);
     return handle;
   }
@@ -74,6 +76,7 @@ export abstract class DiscordSurface implements ReplySurface {
     try {
       await this.#editText(handle, text);
     } catch (error) {
+      if (error instanceof MessageGoneError) throw error;
       this.#failedEdits++;
       this.logger.warn({ err: error }, 'editing a streamed reply failed; the next edit carries the whole text again');
     }
@@ -94,12 +97,17 @@ export abstract class DiscordSurface implements ReplySurface {
     return this.send(body);
   }
 
-  /** Shows embeds under a message of this reply; false when that message hides embeds (SUPPRESS_EMBEDS). */
+  /**
+   * Shows embeds under a message of this reply; false when that message hides embeds (SUPPRESS_EMBEDS). Throws
+   * MessageGoneError when the message was deleted.
+   */
   async addEmbeds(handle: string, embeds: APIEmbed[]): Promise<boolean> {
     if (this.#suppressed.has(handle)) return false;
     const wait = this.delayMs('update');
     if (wait > 0) await sleep(wait);
-    await this.edit(handle, { embeds });
+    await this.edit(handle, { embeds }).catch((error: unknown) => {
+      throw goneOr(error, handle);
+    });
     return true;
   }
 
@@ -114,10 +122,24 @@ export abstract class DiscordSurface implements ReplySurface {
     const was = this.#suppressed.has(handle);
     if (suppress === was) delete body.flags;
     else if (!suppress) body.flags = [];
-    await this.edit(handle, body);
+    await this.edit(handle, body).catch((error: unknown) => {
+      throw goneOr(error, handle);
+    });
     if (suppress) this.#suppressed.add(handle);
     else this.#suppressed.delete(handle);
   }
+}
+
+/**
+ * Discord's Unknown Message (10008): the message was deleted — the one edited, or the one an interaction's response
+ * fills. Other errors pass unchanged.
+ */
+function goneOr(error: unknown, handle?: string): unknown {
+  return isUnknownMessage(error) ? new MessageGoneError(handle, { cause: error }) : error;
+}
+
+export function isUnknownMessage(error: unknown): boolean {
+  return error instanceof DiscordAPIError && error.code === RESTJSONErrorCodes.UnknownMessage;
 }
 
 /**

@@ -1,11 +1,13 @@
 import type { Message, SendableChannels } from 'discord.js';
 import type { Core } from '../../src/core.ts';
 import type { Logger } from '../../src/log/logger.ts';
-import { renderReply } from '../../src/streaming/render-reply.ts';
+import { renderReply, type RenderedReply } from '../../src/streaming/render-reply.ts';
+import { MessageGoneError } from '../../src/streaming/surface.ts';
 import type { RecentMessage } from '../../src/tools/types.ts';
 import { isAllowed } from './access-policy.ts';
 import { collectMedia, MAX_DOWNLOAD_BYTES } from './attachments.ts';
 import { ChannelSurface } from './channel-surface.ts';
+import type { DeletionWatch } from './deletion-watch.ts';
 import type { DiscordHooks } from './hooks.ts';
 import { toIncomingMessage, type ConversationPlace } from './incoming-message.ts';
 import { repliedMessageId, triggerOf, type Trigger } from './message-trigger.ts';
@@ -28,6 +30,7 @@ export interface MessageHandlerDeps {
   chains: ReplyChains;
   voiceNotes: VoiceNotePolicy;
   hooks: DiscordHooks;
+  deletions: DeletionWatch;
 }
 
 function roleIdsOf(message: Message): string[] {
@@ -80,8 +83,15 @@ export class MessageHandler {
     }
   }
 
+  /**
+   * Streams the answer as a Discord reply. Deleting the question while it is written stops it and removes what was
+   * posted (the asker withdrew it); deleting one of its messages stops it and leaves the rest as it is.
+   */
   async #reply(message: Message, shown: ShownContent, channel: SendableChannels, trigger: Trigger, botId: string): Promise<void> {
-    const { core, logger, book, chains } = this.#deps;
+    const { core, logger, book, chains, deletions } = this.#deps;
+    const stop = new AbortController();
+    const watched = [message.id];
+    deletions.watch(message.id, () => stop.abort());
     const place = await this.#place(message);
     const chainRoot = message.inGuild() && !channel.isThread() ? place.threadId : undefined;
     const remember = (id: string) => {
@@ -98,6 +108,8 @@ export class MessageHandler {
       onPosted: (id) => {
         typing.stop();
         remember(id);
+        watched.push(id);
+        deletions.watch(id, () => stop.abort(new MessageGoneError(id)));
       },
     });
     try {
@@ -106,23 +118,33 @@ export class MessageHandler {
       const media = await collectMedia(files.attachments, { voiceMessage: files.voiceMessage, maxBytes: MAX_DOWNLOAD_BYTES });
       const transcriptOnly = trigger === 'voice-note' && (await this.#deps.voiceNotes.get(message.guildId!)) === 'when-asked';
       const incoming = toIncomingMessage(message, { botId, place, shown, ...(replied && { replied }), media, transcriptOnly });
+      const deadline = this.#deps.hooks.shutdown?.deadlineSignal;
       const stream = core.engine.handle(incoming, {
-        ...(this.#deps.hooks.shutdown && { signal: this.#deps.hooks.shutdown.deadlineSignal }),
+        signal: deadline ? AbortSignal.any([deadline, stop.signal]) : stop.signal,
         recentMessages: recentMessages(channel, message.id),
       });
       const rendered = await renderReply(
         stream,
         surface,
         { failed: (error) => logger.error({ err: error }, 'reply stream failed') },
-        { emptyText: EMPTY_ANSWER },
+        { emptyText: EMPTY_ANSWER, signal: stop.signal },
       );
-      await finishReply(surface, rendered, { showReasoning: false, logger });
+      if (rendered.stopped === 'aborted') await this.#withdraw(surface, rendered, message);
+      else await finishReply(surface, rendered, { showReasoning: false, logger });
     } catch (error) {
       await reportFailure(surface, error, logger);
     } finally {
       typing.stop();
+      deletions.unwatch(watched);
       surface.dispose();
     }
+  }
+
+  /** The question was deleted while it was answered: what was posted of the answer goes too. */
+  async #withdraw(surface: ChannelSurface, rendered: RenderedReply, question: Message): Promise<void> {
+    const { logger } = this.#deps;
+    logger.info({ channel: question.channelId, question: question.id, removed: rendered.messages.length }, 'question deleted while it was answered; stopped and removed the answer');
+    await surface.remove(rendered.messages).catch((error: unknown) => logger.warn({ err: error }, 'removing the answer to a deleted question failed'));
   }
 
   /** Direct messages are one conversation per channel, threads one per thread, and elsewhere each reply chain one. */

@@ -3,6 +3,7 @@ import type { OutgoingFile } from '../../commands/command.ts';
 import { HeraldError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import type { RenderedReply } from '../../src/streaming/render-reply.ts';
+import { MessageGoneError } from '../../src/streaming/surface.ts';
 import type { DiscordSurface } from './discord-surface.ts';
 import { sourcesEmbed } from './sources-embed.ts';
 
@@ -43,16 +44,25 @@ export async function postFile(surface: DiscordSurface, file: OutgoingFile, capt
   await surface.post({ ...(caption !== undefined && { content: caption }), files: [attachmentPayload(file)] });
 }
 
-/** The touches after the streamed text: the sources embed, files the reply produced, reasoning when asked for. */
+/**
+ * The touches after the streamed text: the sources embed, files the reply produced, reasoning when asked for.
+ * A reply whose message was deleted while it was written gets none of them.
+ */
 export async function finishReply(
   surface: DiscordSurface,
   rendered: RenderedReply,
   options: { showReasoning: boolean; logger: Logger },
 ): Promise<void> {
+  if (rendered.stopped === 'deleted') {
+    options.logger.info({ messages: rendered.messages }, 'reply deleted while it was being written; stopped answering');
+    return;
+  }
+  if (rendered.stopped) return;
   if (rendered.citations.length > 0) {
     const embed = sourcesEmbed(rendered.citations);
     const last = rendered.messages.at(-1);
     const shown = last !== undefined && (await surface.addEmbeds(last, [embed]).catch((error: unknown) => {
+      if (error instanceof MessageGoneError) throw error;
       options.logger.warn({ err: error }, 'adding the sources embed failed; posting it on its own');
       return false;
     }));
@@ -67,9 +77,13 @@ export async function finishReply(
 
 /**
  * A reply that could not be finished ends with a fresh short message (never a stack trace), so no message is
- * left looking complete when it is not.
+ * left looking complete when it is not. One whose message was deleted is left as it is.
  */
 export async function reportFailure(surface: DiscordSurface, error: unknown, logger: Logger): Promise<void> {
+  if (error instanceof MessageGoneError) {
+    logger.info({ message: error.handle }, 'reply deleted before it was finished; stopped answering');
+    return;
+  }
   const known = error instanceof HeraldError;
   if (known) logger.info({ err: error }, 'reply refused');
   else logger.error({ err: error }, 'discord reply failed');

@@ -4,6 +4,7 @@ import type { Core } from '../../src/core.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { createDiscordClient } from './client.ts';
 import { CommandHandler } from './command-handler.ts';
+import { DeletionWatch, type RawPacket } from './deletion-watch.ts';
 import type { DiscordHooks } from './hooks.ts';
 import { MessageHandler } from './message-handler.ts';
 import { RateLimitBook } from './rate-limit-book.ts';
@@ -42,7 +43,9 @@ export async function startDiscord({ core, logger, hooks = {}, voice: voiceOptio
 
   const voiceNotes = new VoiceNotePolicy(core.store);
   const chains = new ReplyChains(core.store, core.config.conversation.historyTtlSeconds * 1000);
-  const messages = new MessageHandler({ core, logger: log, book, chains, voiceNotes, hooks });
+  const deletions = new DeletionWatch();
+  client.on(Events.Raw, (packet: RawPacket) => deletions.observe(packet));
+  const messages = new MessageHandler({ core, logger: log, book, chains, voiceNotes, hooks, deletions });
   const voice = createDiscordVoice(client, { capabilities: core.capabilities, store: core.store, logger: log }, voiceOptions);
   hooks.shutdown?.drainingSignal.addEventListener('abort', () => voice.close(), { once: true });
   const commands = new CommandHandler({ core, logger: log, book, voiceNotes, hooks, voice });
