@@ -191,6 +191,25 @@ export class EventBuilders {
     return this.#messageEvent(message);
   }
 
+  /**
+   * The author (or an admin) deletes a message: `message_deleted` with the message as it was. A thread parent that
+   * has replies stays as a tombstone ("This message was deleted.") instead, announced by `message_changed`.
+   */
+  messageDeleted(options: { channel: string; ts: string }): Json {
+    const { channel, ts } = options;
+    const message = this.#ws.findMessage(channel, ts);
+    if (!message) throw new Error(`no message ${ts} in ${channel}`);
+    const previous = this.#ws.render(message);
+    const eventTs = this.#ws.clock.next();
+    const envelope = { type: 'message', hidden: true, channel, ts: eventTs, event_ts: eventTs, channel_type: channelType(this.#ws.channels.get(channel)) };
+    if (message.thread_ts === ts && this.#ws.replies(channel, ts).length > 0) {
+      this.#ws.tombstone(message);
+      return { ...envelope, subtype: 'message_changed', message: this.#ws.render(message), previous_message: previous };
+    }
+    this.#ws.removeMessage(channel, ts);
+    return { ...envelope, subtype: 'message_deleted', deleted_ts: ts, previous_message: previous };
+  }
+
   /** Sharing a user's uploaded files completes them (files.info finds them from then on). */
   #completeFiles(fileIds: readonly string[]): void {
     for (const id of fileIds) {

@@ -231,13 +231,28 @@ export class Workspace {
     return this.#messages.get(channel)?.get(ts);
   }
 
+  /** Deletes a message; a tombstone whose last reply this was goes with it, as in Slack. */
   removeMessage(channel: string, ts: string): StoredMessage | undefined {
     const map = this.#messages.get(channel);
     const message = map?.get(ts);
     if (!map || !message) return undefined;
     map.delete(ts);
     this.deletedMessages.push(message);
+    const parent = message.thread_ts && message.thread_ts !== ts ? map.get(message.thread_ts) : undefined;
+    if (parent?.subtype === 'tombstone' && this.replies(channel, parent.ts).length === 0) this.removeMessage(channel, parent.ts);
     return message;
+  }
+
+  /** A thread parent deleted while it has replies: Slack keeps its place as a tombstone until its last reply goes. */
+  tombstone(message: StoredMessage): void {
+    message.subtype = 'tombstone';
+    message.text = 'This message was deleted.';
+    message.user = 'USLACKBOT';
+    delete message.blocks;
+    delete message.client_msg_id;
+    delete message.team;
+    message.fileIds = [];
+    message.extra = { ...message.extra, hidden: true };
   }
 
   /** Every message in a channel, replies included, oldest first. */
