@@ -25,6 +25,19 @@ export interface AnswerOptions {
 
 export async function answerMessage(rt: SlackRuntime, event: SlackMessageEvent, options: AnswerOptions, signal: AbortSignal): Promise<void> {
   if (!(await claimMessage(rt.core.store, event.channel, event.ts))) return;
+  // The asker deleting the question withdraws it: the answer stops and goes.
+  const withdrawn = new AbortController();
+  const unwatch = rt.deletions.watch(event.channel, (ts) => {
+    if (ts === event.ts) withdrawn.abort();
+  });
+  try {
+    await answer(rt, event, options, signal, withdrawn.signal);
+  } finally {
+    unwatch();
+  }
+}
+
+async function answer(rt: SlackRuntime, event: SlackMessageEvent, options: AnswerOptions, signal: AbortSignal, withdrawn: AbortSignal): Promise<void> {
   const { teamId, botUserId } = rt.identity;
   const target: ReplyTarget = {
     channel: event.channel,
@@ -36,7 +49,7 @@ export async function answerMessage(rt: SlackRuntime, event: SlackMessageEvent, 
   const shared = await filesToRead(rt, event);
   let files;
   try {
-    files = await readMessageFiles(rt.api, shared, signal);
+    files = await readMessageFiles(rt.api, shared, AbortSignal.any([signal, withdrawn]));
   } catch (error) {
     if (!(error instanceof HeraldError)) throw error;
     rt.logger.warn({ err: error, channel: event.channel }, 'Slack file could not be read');
@@ -49,14 +62,15 @@ export async function answerMessage(rt: SlackRuntime, event: SlackMessageEvent, 
   const message = await toIncomingMessage(event, { teamId, botUserId, users: rt.users, threadTs: options.threadTs, ...files });
   const cancel = new AbortController();
   const stream = rt.core.engine.handle(message, {
-    signal: AbortSignal.any([signal, cancel.signal]),
+    signal: AbortSignal.any([signal, cancel.signal, withdrawn]),
     recentMessages: (limit) => readRecentMessages(rt.api, rt.users, { channel: event.channel, ...(options.threadTs && { threadTs: options.threadTs }) }, limit),
   });
-  await sendReply(rt, stream, {
+  const sent = await sendReply(rt, stream, {
     target,
     ...(options.status && { status: options.status }),
     ...(options.clearStatus && { clearStatus: options.clearStatus }),
     onStoppedByUser: () => cancel.abort(),
+    withdrawn,
   });
-  if (options.threadTs) await rt.threads.remember(teamId, event.channel, options.threadTs, event.ts);
+  if (options.threadTs && sent.stopped !== 'withdrawn') await rt.threads.remember(teamId, event.channel, options.threadTs, event.ts);
 }

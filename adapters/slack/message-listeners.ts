@@ -1,9 +1,11 @@
 /**
  * What Herald answers outside the assistant container: a mention (in its thread), a direct message, and a
- * follow-up in a thread it has replied in. Bots and Herald's own messages are ignored.
+ * follow-up in a thread it has replied in. Bots and Herald's own messages are ignored. Deletions, wherever they
+ * happen, go to the answers in progress.
  */
 import type { App } from '@slack/bolt';
 import { answerMessage } from './answer-message.ts';
+import type { DeletionEvent } from './deletion-watch.ts';
 import type { SlackRuntime } from './runtime.ts';
 import { isFromPerson, mentionsUser, type SlackMessageEvent } from './slack-event.ts';
 
@@ -17,6 +19,7 @@ export function registerMessageListeners(app: App, rt: SlackRuntime): void {
   });
 
   app.message(async ({ message }) => {
+    rt.deletions.observe(message as DeletionEvent);
     const event = message as unknown as SlackMessageEvent;
     if (!isFromPerson(event, botUserId)) return;
     // Replies in DM threads belong to the assistant container (Bolt's Assistant takes them before this).

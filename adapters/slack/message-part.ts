@@ -12,7 +12,7 @@
 import { closeOpenFence, splitHead } from '../../src/streaming/markdown-split.ts';
 import type { ContextBlock } from './citation-blocks.ts';
 import { toMrkdwn } from './mrkdwn.ts';
-import { OK, type PartOutcome, type ReplyPart, type ReplyTarget } from './reply-part.ts';
+import { GONE_ERRORS, OK, type PartOutcome, type ReplyPart, type ReplyTarget } from './reply-part.ts';
 import { slackErrorCode, type SlackApi } from './slack-api.ts';
 
 /** Notification text (the `text` beside blocks) needs no more than a preview. */
@@ -156,7 +156,12 @@ export class MessagePart implements ReplyPart {
       this.#exact = exact;
       return OK;
     } catch (error) {
-      if (slackErrorCode(error) !== 'msg_too_long') throw error;
+      const code = slackErrorCode(error);
+      if (code && GONE_ERRORS.has(code)) {
+        this.release();
+        return { status: 'gone' };
+      }
+      if (code !== 'msg_too_long') throw error;
       this.release();
       const rest = this.#text.slice(this.#sent);
       this.#text = this.#text.slice(0, this.#sent);

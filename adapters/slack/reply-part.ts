@@ -9,10 +9,14 @@ export interface ReplyTarget {
 }
 
 /**
- * What became of text handed to a part: taken; refused because the user pressed stop; or not taken (the message
- * is full or no longer accepts writes), so `rest` must continue in a new message.
+ * What became of text handed to a part: taken; refused because the user pressed stop; refused because the message
+ * was deleted; or not taken (the message is full or no longer accepts writes), so `rest` must continue in a new
+ * message.
  */
-export type PartOutcome = { status: 'ok' } | { status: 'stopped' } | { status: 'overflow'; rest: string };
+export type PartOutcome = { status: 'ok' } | { status: 'stopped' } | { status: 'gone' } | { status: 'overflow'; rest: string };
+
+/** What Slack answers a write to a message that was deleted (chat.update, chat.appendStream, chat.stopStream). */
+export const GONE_ERRORS = new Set(['message_not_found', 'cant_update_message']);
 
 /** One Slack message of a reply, grown by appending. */
 export interface ReplyPart {

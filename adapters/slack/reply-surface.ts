@@ -6,10 +6,11 @@
  * Calls to Slack run one after another on a queue of their own and the surface's methods return at once, so the
  * renderer never waits on the network while text keeps arriving; appends that pile up behind a slow call go out
  * as one. The last close of a reply is held until `finish(blocks)`, so the sources go into that final call.
+ * Once Slack says a message of the reply was deleted, nothing more is sent and the next call throws MessageGoneError.
  */
 import type { Logger } from '../../src/log/logger.ts';
 import { splitHead } from '../../src/streaming/markdown-split.ts';
-import type { ReplySurface } from '../../src/streaming/surface.ts';
+import { MessageGoneError, type ReplySurface } from '../../src/streaming/surface.ts';
 import type { ContextBlock } from './citation-blocks.ts';
 import { MessagePart, PROGRESS_EDIT_KEEP } from './message-part.ts';
 import type { PartOutcome, ReplyPart, ReplyTarget } from './reply-part.ts';
@@ -52,6 +53,8 @@ export class SlackReplySurface implements ReplySurface {
   #lastClose: { handle: string; text: string } | undefined;
   #lastKind: ReplyPart['kind'] = 'stream';
   #stopped = false;
+  #gone: MessageGoneError | undefined;
+  #abandoned = false;
 
   constructor(options: SlackSurfaceOptions) {
     this.#options = options;
@@ -75,7 +78,13 @@ export class SlackReplySurface implements ReplySurface {
     return this.#stopped;
   }
 
+  /** Whether Slack said a message of the reply was deleted. */
+  get deleted(): boolean {
+    return this.#gone !== undefined;
+  }
+
   async open(text: string): Promise<string> {
+    this.#throwIfGone();
     const handle = String(this.#messages.size + 1);
     this.#messages.set(handle, []);
     this.#enqueue(async () => {
@@ -91,6 +100,7 @@ export class SlackReplySurface implements ReplySurface {
   }
 
   async update(handle: string, text: string): Promise<void> {
+    this.#throwIfGone();
     if (this.#append && !this.#append.started && this.#append.handle === handle) {
       this.#append.text += text;
       return;
@@ -106,6 +116,7 @@ export class SlackReplySurface implements ReplySurface {
   }
 
   async close(handle: string, text: string): Promise<void> {
+    this.#throwIfGone();
     this.#enqueue(async () => {
       await this.#closeHeld([]);
       this.#lastClose = { handle, text };
@@ -127,7 +138,7 @@ export class SlackReplySurface implements ReplySurface {
     try {
       await this.#queue;
       if (this.#failure) throw this.#failure;
-      if (this.#stopped) return;
+      if (this.#stopped || this.#gone) return;
       if (this.#lastClose) await this.#closeHeld(blocks);
       else if (blocks.length > 0) {
         const parts = [...this.#messages.values()].at(-1);
@@ -135,14 +146,40 @@ export class SlackReplySurface implements ReplySurface {
         if (parts && last) await this.#settle(parts, await last.finish('', blocks), blocks);
       }
     } finally {
-      for (const part of [...this.#messages.values()].flat()) if (part instanceof MessagePart) part.release();
+      this.#release();
     }
   }
 
-  /** Runs Slack calls in order; after a failure or a stop, the rest of the reply is not sent. */
+  /** Sends nothing more (a call under way is let finish) and gives back what was reserved for the reply. */
+  async abandon(): Promise<void> {
+    this.#abandoned = true;
+    await this.#queue;
+    this.#release();
+  }
+
+  /** Gives back the reservations of final edits that will not be made. */
+  #release(): void {
+    for (const part of [...this.#messages.values()].flat()) if (part instanceof MessagePart) part.release();
+  }
+
+  /** Deletes the messages of the reply (its question was withdrawn); one already deleted is left at that. */
+  async remove(): Promise<void> {
+    const { api, target } = this.#options;
+    for (const ts of this.messageTs) {
+      await api.call('chat.delete', target.channel, (c) => c.chat.delete({ channel: target.channel, ts })).catch((error: unknown) => {
+        if (slackErrorCode(error) !== 'message_not_found') throw error;
+      });
+    }
+  }
+
+  #throwIfGone(): void {
+    if (this.#gone) throw this.#gone;
+  }
+
+  /** Runs Slack calls in order; after a failure, a stop or a deletion, the rest of the reply is not sent. */
   #enqueue(step: () => Promise<void>): void {
     this.#queue = this.#queue.then(async () => {
-      if (this.#failure !== undefined || this.#stopped) return;
+      if (this.#failure !== undefined || this.#stopped || this.#gone || this.#abandoned) return;
       try {
         await step();
       } catch (error) {
@@ -154,15 +191,19 @@ export class SlackReplySurface implements ReplySurface {
   async #closeHeld(blocks: readonly ContextBlock[]): Promise<void> {
     const held = this.#lastClose;
     this.#lastClose = undefined;
-    if (!held || this.#stopped) return;
+    if (!held || this.#stopped || this.#gone) return;
     const parts = this.#messages.get(held.handle)!;
     const part = parts.at(-1);
     if (part) await this.#settle(parts, await part.finish(held.text, blocks), blocks);
   }
 
-  /** Acts on a part's outcome: a stop cancels the reply, an overflow continues in a new message. */
+  /** Acts on a part's outcome: a stop cancels the reply, a deletion ends it, an overflow continues in a new message. */
   async #settle(parts: ReplyPart[], outcome: PartOutcome, blocks: readonly ContextBlock[]): Promise<void> {
     if (outcome.status === 'ok') return;
+    if (outcome.status === 'gone') {
+      this.#gone = new MessageGoneError(parts.at(-1)?.ts);
+      return;
+    }
     if (outcome.status === 'stopped') {
       this.#stopped = true;
       this.#options.onStoppedByUser?.();

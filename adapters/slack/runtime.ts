@@ -1,5 +1,6 @@
 import type { Core } from '../../src/core.ts';
 import type { Logger } from '../../src/log/logger.ts';
+import type { DeletionWatch } from './deletion-watch.ts';
 import type { SlackApi } from './slack-api.ts';
 import type { StreamingSwitch } from './stream-part.ts';
 import type { ThreadMemory } from './thread-memory.ts';
@@ -21,6 +22,8 @@ export interface SlackRuntime {
   users: UserDirectory;
   threads: ThreadMemory;
   streaming: StreamingSwitch;
+  /** Messages deleted where answers are being written (fed by the message listener). */
+  deletions: DeletionWatch;
   identity: SlackIdentity;
   /** Runs work after the event is acknowledged; failures are logged, shutdown waits for it. */
   run(label: string, work: (signal: AbortSignal) => Promise<void>): void;

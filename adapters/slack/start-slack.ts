@@ -10,6 +10,7 @@ import type { Metrics } from '../../src/ops/metrics.ts';
 import type { ShutdownCoordinator } from '../../src/ops/shutdown.ts';
 import { createAssistant } from './assistant.ts';
 import { registerCommandListeners } from './command-listeners.ts';
+import { DeletionWatch } from './deletion-watch.ts';
 import { claimEvent } from './event-dedupe.ts';
 import { registerMessageListeners } from './message-listeners.ts';
 import type { BucketLimit } from './rate-budget.ts';
@@ -89,6 +90,7 @@ export async function startSlack(options: StartSlackOptions): Promise<RunningSla
     users: new UserDirectory(api),
     threads: new ThreadMemory(core.store, core.config.conversation.historyTtlSeconds * 1000),
     streaming: new StreamingSwitch(),
+    deletions: new DeletionWatch(),
     identity,
     run: (label, task) => work.run(label, task),
   };

@@ -4,7 +4,7 @@
  */
 import type { Logger } from '../../src/log/logger.ts';
 import type { ContextBlock } from './citation-blocks.ts';
-import { OK, type PartOutcome, type ReplyPart, type ReplyTarget } from './reply-part.ts';
+import { GONE_ERRORS, OK, type PartOutcome, type ReplyPart, type ReplyTarget } from './reply-part.ts';
 import { slackErrorCode, type SlackApi } from './slack-api.ts';
 
 /** Errors meaning this workspace or token has no streaming at all: stop trying for the rest of the process. */
@@ -95,9 +95,14 @@ export class StreamPart implements ReplyPart {
     }
   }
 
-  /** The user pressed stop; anything else (the stream aged out, the text is too long) continues elsewhere. */
+  /**
+   * The user pressed stop, or someone deleted the message; anything else (the stream aged out, the text is too
+   * long) continues elsewhere.
+   */
   #refused(error: unknown, delta: string): PartOutcome {
-    if (slackErrorCode(error) === 'stopped_by_user') return { status: 'stopped' };
+    const code = slackErrorCode(error);
+    if (code === 'stopped_by_user') return { status: 'stopped' };
+    if (code && GONE_ERRORS.has(code)) return { status: 'gone' };
     return { status: 'overflow', rest: delta };
   }
 }

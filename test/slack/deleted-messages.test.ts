@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RecordedRequest } from '../fakes/service/state.ts';
+import { startEmulator } from '../fakes/service/emulator.ts';
+import { startFakeSlack, type ApiCall, type FakeSlack, type StoredMessage } from '../fakes/slack/index.ts';
+import { startHerald, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
+
+// `long 400` is about 700 tokens: at 41 tokens a second the service streams for about 17 seconds.
+const TOKENS_PER_SECOND = 41;
+
+let fake: FakeSlack;
+let emu: Emulator;
+let herald: HeraldOnSlack;
+
+beforeAll(async () => {
+  fake = await startFakeSlack();
+  emu = await startEmulator({ pace: { tokensPerSecond: TOKENS_PER_SECOND, ttsChunkIntervalMs: 0 } });
+  herald = await startHerald(fake, emu, { mode: 'http' });
+});
+
+beforeEach(() => {
+  emu.pace.tokensPerSecond = TOKENS_PER_SECOND;
+});
+
+afterAll(async () => {
+  await herald.stop();
+  await fake.close();
+  await emu.close();
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The service request of the latest answer, once its connection has closed. */
+async function serviceRequest(): Promise<RecordedRequest> {
+  const request = emu.requests.filter((r) => r.endpoint === 'chat').at(-1)!;
+  return fake.waitFor(() => request.closed && request, 30_000);
+}
+
+/** Writes to a message (chat.update, appendStream, stopStream) and new messages, from `at` on. */
+function writesSince(at: number): ApiCall[] {
+  const writes = new Set(['chat.postMessage', 'chat.update', 'chat.startStream', 'chat.appendStream', 'chat.stopStream']);
+  return fake.calls().filter((c) => writes.has(c.method) && c.at >= at);
+}
+
+/** Asks where Herald streams natively (a mention, answered in its thread) or posts and edits (a DM's timeline). */
+async function ask(where: 'thread' | 'dm', text: string): Promise<{ channel: string; question: string; reply: StoredMessage }> {
+  const event = where === 'thread' ? fake.events.appMention({ text }) : fake.events.directMessage({ text });
+  const channel = String(event.channel);
+  const question = String(event.ts);
+  const mine = (m: StoredMessage) => m.channel === channel && (where === 'thread' ? m.thread_ts === question : !m.thread_ts && m.ts > question);
+  await fake.deliverEvent(event);
+  const reply = await fake.waitFor(() => fake.botMessages(channel).find(mine), 10_000);
+  expect(reply.stream !== undefined).toBe(where === 'thread');
+  return { channel, question, reply };
+}
+
+/** Removes a message as a person would; `tell` delivers the event Slack sends for it. */
+async function deleteMessage(channel: string, ts: string, tell = true): Promise<void> {
+  const event = fake.events.messageDeleted({ channel, ts });
+  if (tell) await fake.deliverEvent(event);
+}
+
+describe.each([
+  ['native streaming', 'thread'],
+  ['post and update', 'dm'],
+] as const)("Herald's reply deleted mid-stream (%s)", (_name, where) => {
+  it.each([
+    ['Slack sends the deletion event', true],
+    ['only the next write finds the message gone', false],
+  ])('stops at once: the service request is cancelled, nothing more is written, no error (%s)', { timeout: 40_000 }, async (_how, tell) => {
+    const { channel, reply } = await ask(where, 'long 400');
+    await sleep(1500);
+    const deletedAt = Date.now();
+    await deleteMessage(channel, reply.ts, tell);
+
+    const service = await serviceRequest();
+    expect(service.closed?.byClient).toBe(true);
+    expect(service.streamed!.sent).toBeLessThan(service.streamed!.total / 2);
+
+    await sleep(1500);
+    const after = writesSince(deletedAt);
+    // At most the one write that found the message gone; nothing posted instead, no error message.
+    expect(after.length).toBeLessThanOrEqual(1);
+    for (const call of after) {
+      expect(call.args.ts).toBe(reply.ts);
+      expect(call.response.error).toBe('message_not_found');
+    }
+    expect(fake.botMessages(channel).filter((m) => m.ts > reply.ts)).toEqual([]);
+  });
+});
+
+describe.each([
+  ['a mention, answered in its thread by a native stream', 'thread'],
+  ['a direct message, answered by post and update', 'dm'],
+] as const)('the question deleted while Herald answers it: %s', (_name, where) => {
+  it('stops the answer and removes what Herald had posted of it', { timeout: 40_000 }, async () => {
+    const { channel, question, reply } = await ask(where, 'long 400');
+    await sleep(1500);
+    await deleteMessage(channel, question);
+
+    const service = await serviceRequest();
+    expect(service.closed?.byClient).toBe(true);
+    expect(service.streamed!.sent).toBeLessThan(service.streamed!.total / 2);
+    await fake.waitFor(() => fake.calls('chat.delete').find((c) => c.args.ts === reply.ts), 5_000);
+    expect(fake.message(channel, reply.ts)).toBeUndefined();
+    // A mention's thread went with the answer: its tombstone is gone too.
+    expect(fake.message(channel, question)).toBeUndefined();
+    await sleep(1000);
+    expect(fake.botMessages(channel).filter((m) => m.ts > question)).toEqual([]);
+  });
+
+  it('deleting it after the answer is complete changes nothing', { timeout: 20_000 }, async () => {
+    emu.pace.tokensPerSecond = 0;
+    const { channel, question, reply } = await ask(where, 'long 30');
+    const done = await fake.waitFor(() => {
+      const now = fake.message(channel, reply.ts);
+      return now && (where === 'thread' ? now.stream?.state === 'stopped' : now.text.split(/\s+/).length >= 30) && now;
+    });
+    const shown = done.text;
+    await sleep(300);
+    await deleteMessage(channel, question);
+    await sleep(1000);
+    expect(fake.message(channel, reply.ts)?.text).toBe(shown);
+    expect(fake.calls('chat.delete').filter((c) => c.args.ts === reply.ts)).toEqual([]);
+  });
+});
