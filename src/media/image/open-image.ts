@@ -50,7 +50,7 @@ export function readFailure(format: ImageFormat, cause: unknown): MediaError {
 type SharpFactory = typeof sharp;
 
 /** sharp and its libvips (tens of MiB resident) load with the first image, not at start-up. */
-async function loadSharp(): Promise<SharpFactory> {
+export async function loadSharp(): Promise<SharpFactory> {
   return (await loadPackage('sharp', () => import('sharp'))).default;
 }
 
