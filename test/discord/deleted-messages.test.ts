@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { registerCommands } from '../../adapters/discord/index.ts';
 import type { RecordedRequest } from '../fakes/service/state.ts';
 import { startHarness, type Harness } from './harness.ts';
 
@@ -130,4 +131,26 @@ it('deleting the question after the answer is complete changes nothing', { timeo
   await sleep(1000);
   expect(h.botMessages(answer.channelId).map((m) => m.content)).toEqual(shown);
   expect(shown.join(' ').split(/\s+/).filter(Boolean)).toHaveLength(30);
+});
+
+it("/ask's streamed answer deleted by a moderator stops the same way (the interaction webhook answers 10008)", { timeout: 40_000 }, async () => {
+  await registerCommands(h.config);
+  const before = h.finished;
+  const record = h.fake.invokeCommand({ name: 'ask', options: { question: 'long 400' } as never });
+  const answer = await h.fake.waitFor(() => {
+    const id = h.fake.interaction(record.id)?.originalMessageId;
+    const message = id ? h.fake.message(id) : undefined;
+    return message && message.content.length > 0 && message;
+  }, { timeoutMs: 10_000, description: 'the streamed answer' });
+  await sleep(1500);
+  const deletedAt = Date.now();
+  h.fake.deleteUserMessage({ channelId: answer.channelId, messageId: answer.id });
+  await h.repliesFinished(before + 1, 30_000);
+
+  const service = await serviceRequest();
+  expect(service.closed?.byClient).toBe(true);
+  expect(service.streamed!.sent).toBeLessThan(service.streamed!.total / 2);
+  const writes = h.fake.requests.filter((r) => r.timestamp >= deletedAt && (r.method === 'POST' || r.method === 'PATCH') && r.path.includes('/webhooks/'));
+  expect(writes.length).toBeLessThanOrEqual(1);
+  for (const write of writes) expect([write.method, write.status]).toEqual(['PATCH', 404]);
 });
