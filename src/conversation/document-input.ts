@@ -1,9 +1,10 @@
 import { MediaError } from '../errors.ts';
 import { READABLE_DOCUMENTS } from '../media/document/decode-text.ts';
 import { readDocument, type DocumentText } from '../media/document/read-document.ts';
-import { lastPageIn } from '../media/document/read-pdf.ts';
+import { pdfPageImages } from '../media/document/pdf-page-images.ts';
+import { lastPageIn, NoTextLayerError } from '../media/document/read-pdf.ts';
 import { estimateTextTokens } from './token-estimate.ts';
-import type { IncomingDocument, ReplyEvent } from './types.ts';
+import type { IncomingDocument, IncomingImage, ReplyEvent } from './types.ts';
 
 type Notice = Extract<ReplyEvent, { type: 'notice' }>;
 
@@ -14,6 +15,17 @@ export interface DocumentInput {
   notices: Notice[];
   /** Why each skipped file was skipped, one sentence naming it per file. */
   skipped: string[];
+  /** The pages of scanned PDFs (no text layer) as pictures, for the vision model to read. */
+  images: IncomingImage[];
+}
+
+/** Pages of a scanned PDF sent as pictures: the first ones, as a person would leaf through. */
+export const MAX_SCANNED_PAGES = 5;
+
+interface ScannedFile {
+  block: string;
+  images: IncomingImage[];
+  notice?: string;
 }
 
 interface ReadFile {
@@ -38,26 +50,43 @@ const LANGUAGE_BY_EXTENSION: Record<string, string> = {
  */
 export async function readDocuments(documents: readonly IncomingDocument[], budgetTokens: number): Promise<DocumentInput> {
   const results = await Promise.all(
-    documents.map(async (document): Promise<ReadFile | { skipped: string }> => {
+    documents.map(async (document): Promise<ReadFile | ScannedFile | { skipped: string }> => {
       if (!document.data) return { skipped: `I skipped "${document.name}": besides images and audio, I can only read ${READABLE_DOCUMENTS}.` };
       try {
         return { name: document.name, content: await readDocument(document.name, document.data, mostCharsThatFit(budgetTokens)) };
       } catch (error) {
+        if (error instanceof NoTextLayerError) return (await scannedPages(document.name, document.data)) ?? { skipped: error.message };
         if (error instanceof MediaError) return { skipped: error.message };
         throw error;
       }
     }),
   );
   const files = results.filter((r): r is ReadFile => 'content' in r);
+  const scans = results.filter((r): r is ScannedFile => 'images' in r);
   const skipped = results.flatMap((r) => ('skipped' in r ? [r.skipped] : []));
   const notices: Notice[] = skipped.map((text) => ({ type: 'notice', code: 'file_skipped', text }));
+  for (const scan of scans) if (scan.notice) notices.push({ type: 'notice', code: 'file_truncated', text: scan.notice });
   const allowances = shareBudget(files.map((file) => fullTokens(file, budgetTokens)), budgetTokens);
   const blocks = files.map((file, i) => {
     const fitted = fitFile(file, allowances[i]!);
     if (fitted.notice) notices.push({ type: 'notice', code: 'file_truncated', text: fitted.notice });
     return fitted.block;
   });
-  return { blocks, notices, skipped };
+  return { blocks: [...blocks, ...scans.map((scan) => scan.block)], notices, skipped, images: scans.flatMap((scan) => scan.images) };
+}
+
+/** A scanned PDF as its first pages' pictures and a line saying so; undefined when it has no pictures either. */
+async function scannedPages(name: string, bytes: Uint8Array): Promise<ScannedFile | undefined> {
+  const { pages, images } = await pdfPageImages(bytes, MAX_SCANNED_PAGES).catch(() => ({ pages: 0, images: [] }));
+  if (images.length === 0) return undefined;
+  const label = labelName(name);
+  const shown = images.map((image) => image.page);
+  const which = shown.length === 1 ? `page ${shown[0]}` : `pages ${shown.join(', ')}`;
+  return {
+    block: `[file "${label}", ${pages} page${pages === 1 ? '' : 's'}, scanned without a text layer: ${which} follow${shown.length === 1 ? 's' : ''} as images]`,
+    images: images.map((image) => ({ name: `${name}, page ${image.page}`, mime: 'image/jpeg', data: image.jpeg })),
+    ...(pages > MAX_SCANNED_PAGES && { notice: `"${name}" is a scan of ${pages} pages, so I looked only at the first ${MAX_SCANNED_PAGES}.` }),
+  };
 }
 
 /** No character costs less than a quarter of a token, so no more than this much text of a file can be sent. */

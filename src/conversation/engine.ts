@@ -212,18 +212,19 @@ export class ConversationEngine {
     const config = this.#config;
     const history = await this.#history.load(key);
     const audio = message.audio ?? [];
-    const images = message.images ?? [];
     const asked = resolveMentions(message);
 
     let files: DocumentInput | undefined;
     if (message.documents?.length) {
       emit({ type: 'status', phase: 'reading', text: message.documents.length === 1 ? 'reading the file…' : 'reading the files…' });
       files = await readDocuments(message.documents, Math.floor(config.conversation.contextTokens / 2));
-      if (files.blocks.length === 0 && asked === '' && images.length === 0 && audio.length === 0) {
+      if (files.blocks.length === 0 && asked === '' && !message.images?.length && audio.length === 0) {
         throw new MediaError(files.skipped.join('\n'), { code: 'unsupported_format' });
       }
     }
     const documents = files?.blocks ?? [];
+    // A scanned PDF's pages come as pictures: the vision model reads them with the message's own images.
+    const images = [...(message.images ?? []), ...(files?.images ?? [])];
 
     const transcripts = audio.length > 0
       ? await transcribeAll(audio, {
@@ -244,7 +245,7 @@ export class ConversationEngine {
     // Attachments alone ask for a description or a summary; a voice message asks its own question about files.
     const spoken = transcripts.some((t) => t.isVoiceMessage);
     const question = asked === '' && (images.length > 0 || (documents.length > 0 && !spoken))
-      ? { ...message, text: defaultQuestion(images.length, spoken ? 0 : documents.length) }
+      ? { ...message, text: defaultQuestion(message.images?.length ?? 0, spoken ? 0 : documents.length) }
       : message;
     let userMessage: ChatMessage;
     let storedUser: ChatMessage;

@@ -5,7 +5,7 @@ import { createEngine, type EngineHandle } from '../../src/conversation/create-e
 import type { ChatMessage, ContentPart } from '../../src/service/types.ts';
 import { MemoryStore } from '../../src/store/memory-store.ts';
 import { startEmulator, type Emulator } from '../fakes/service/emulator.ts';
-import { pdfFile } from '../fixtures/documents/pdf-file.ts';
+import { pdfFile, scannedPdf } from '../fixtures/documents/pdf-file.ts';
 import { FakeAdapter, silentLogger, testConfig } from './fake-adapter.ts';
 
 let emulator: Emulator;
@@ -171,5 +171,28 @@ describe('attached documents reach the service', () => {
     expect(sentBodies()[0]!.model).toBe('svc-v2.5');
     expect(lastUserText()).toBe('[Alice]: Describe this image and summarize this file.\n[file "data.csv"]\n```csv\na,b\n1,2\n```');
     expect(reply.text).toContain('I see 1 image.\nImage 1: image/png 40x30');
+  });
+  it('sends a scanned PDF without a text layer to the vision model as its first pages, with a note when there are more', async () => {
+    const adapter = await start();
+    const jpeg = await sharp({ create: { width: 120, height: 160, channels: 3, background: '#eee' } }).jpeg().toBuffer();
+    const scan = scannedPdf(Array.from({ length: 7 }, () => ({ jpeg, width: 120, height: 160 })));
+    const reply = await adapter.send('', { documents: [file('contract.pdf', scan)] });
+    expect(reply.error).toBeUndefined();
+    expect(sentBodies()[0]!.model).toBe('svc-v2.5');
+    expect(lastUserText()).toBe(
+      '[Alice]: Summarize this file.\n[file "contract.pdf", 7 pages, scanned without a text layer: pages 1, 2, 3, 4, 5 follow as images]',
+    );
+    expect(reply.text).toContain('I see 5 images.');
+    expect(reply.text).toContain('Image 1: image/jpeg 120x160');
+    expect(reply.notices).toEqual([
+      { type: 'notice', code: 'file_truncated', text: '"contract.pdf" is a scan of 7 pages, so I looked only at the first 5.' },
+    ]);
+  });
+
+  it('still skips a PDF with neither text nor pictures, saying it looks like a scan', async () => {
+    const adapter = await start();
+    const reply = await adapter.send('what is this?', { documents: [file('blank.pdf', pdfFile([null, null]))] });
+    expect(reply.error).toBeUndefined();
+    expect(reply.notices.map((n) => n.text)).toEqual([expect.stringMatching(/^"blank\.pdf" has no text I can read: it looks like a scan/)]);
   });
 });

@@ -2,6 +2,15 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { MediaError } from '../../errors.ts';
 import { loadPackage } from '../../load-package.ts';
 
+/** A PDF whose pages have no text to extract: a scan, whose pictures the vision model can read instead. */
+export class NoTextLayerError extends MediaError {
+  constructor(name: string) {
+    super(`"${name}" has no text I can read: it looks like a scan without a text layer. Send the pages as images and I can look at them.`, {
+      code: 'empty',
+    });
+  }
+}
+
 export interface PdfText {
   /** The pages' text, each page after a `--- page N ---` line when there are several. */
   text: string;
@@ -41,12 +50,7 @@ export async function readPdf(name: string, bytes: Uint8Array, maxChars = Infini
   } finally {
     await pdf.loadingTask.destroy();
   }
-  if (pages.every((page) => page === '')) {
-    throw new MediaError(
-      `"${name}" has no text I can read: it looks like a scan without a text layer. Send the pages as images and I can look at them.`,
-      { code: 'empty' },
-    );
-  }
+  if (pages.every((page) => page === '')) throw new NoTextLayerError(name);
   const text = pdf.numPages === 1 ? pages[0]! : pages.map((page, i) => `${pageMarker(i + 1)}\n${page || '(no text on this page)'}`).join('\n\n');
   return { text, pages: pdf.numPages };
 }
