@@ -54,6 +54,8 @@ export class SlackReplySurface implements ReplySurface {
   #lastKind: ReplyPart['kind'] = 'stream';
   #stopped = false;
   #gone: MessageGoneError | undefined;
+  /** Messages of the reply someone deleted. */
+  readonly #deleted = new Set<string>();
   #abandoned = false;
 
   constructor(options: SlackSurfaceOptions) {
@@ -81,6 +83,14 @@ export class SlackReplySurface implements ReplySurface {
   /** Whether Slack said a message of the reply was deleted. */
   get deleted(): boolean {
     return this.#gone !== undefined;
+  }
+
+  /** Slack's event says a message was deleted: true when it was one of this reply's, which then sends nothing more. */
+  messageDeleted(ts: string): boolean {
+    if (!this.messageTs.includes(ts)) return false;
+    this.#deleted.add(ts);
+    this.#gone ??= new MessageGoneError(ts);
+    return true;
   }
 
   async open(text: string): Promise<string> {
@@ -150,11 +160,17 @@ export class SlackReplySurface implements ReplySurface {
     }
   }
 
-  /** Sends nothing more (a call under way is let finish) and gives back what was reserved for the reply. */
+  /**
+   * Sends nothing more (a call under way is let finish) but the stop of a stream still open, so it does not go on
+   * showing as being written; gives back what was reserved for the reply.
+   */
   async abandon(): Promise<void> {
     this.#abandoned = true;
     await this.#queue;
     this.#release();
+    for (const part of [...this.#messages.values()].flat()) {
+      if (part instanceof StreamPart && part.streaming && !this.#deleted.has(part.ts)) await part.finish('', []);
+    }
   }
 
   /** Gives back the reservations of final edits that will not be made. */
@@ -201,7 +217,9 @@ export class SlackReplySurface implements ReplySurface {
   async #settle(parts: ReplyPart[], outcome: PartOutcome, blocks: readonly ContextBlock[]): Promise<void> {
     if (outcome.status === 'ok') return;
     if (outcome.status === 'gone') {
-      this.#gone = new MessageGoneError(parts.at(-1)?.ts);
+      const ts = parts.at(-1)!.ts;
+      this.#deleted.add(ts);
+      this.#gone ??= new MessageGoneError(ts);
       return;
     }
     if (outcome.status === 'stopped') {

@@ -61,7 +61,7 @@ export async function sendReply(deps: ReplyDeps, stream: ReplyStream, options: R
   let rendered: RenderedReply | undefined;
   const deleted = new AbortController();
   const unwatch = deps.deletions?.watch(options.target.channel, (ts) => {
-    if (surface.messageTs.includes(ts)) deleted.abort(new MessageGoneError(ts));
+    if (surface.messageDeleted(ts)) deleted.abort(new MessageGoneError(ts));
   });
   const signal = options.withdrawn ? AbortSignal.any([options.withdrawn, deleted.signal]) : deleted.signal;
   try {

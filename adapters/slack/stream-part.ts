@@ -32,6 +32,7 @@ export class StreamPart implements ReplyPart {
   readonly ts: string;
   readonly #api: SlackApi;
   readonly #channel: string;
+  #streaming = true;
 
   private constructor(api: SlackApi, channel: string, ts: string) {
     this.#api = api;
@@ -69,6 +70,11 @@ export class StreamPart implements ReplyPart {
     }
   }
 
+  /** Whether the stream is still open (not stopped by Herald, nor found over). */
+  get streaming(): boolean {
+    return this.#streaming;
+  }
+
   async append(delta: string): Promise<PartOutcome> {
     try {
       await this.#api.call('chat.appendStream', this.#channel, (c) => c.chat.appendStream({ channel: this.#channel, ts: this.ts, markdown_text: delta }));
@@ -77,11 +83,13 @@ export class StreamPart implements ReplyPart {
       const outcome = this.#refused(error, delta);
       // Close what is left of the stream (its reserved stop) so it does not linger as "writing"; it may already be over.
       if (outcome.status === 'overflow') await this.#api.client.chat.stopStream({ channel: this.#channel, ts: this.ts }).catch(() => {});
+      if (outcome.status !== 'ok') this.#streaming = false;
       return outcome;
     }
   }
 
   async finish(delta: string, blocks: readonly ContextBlock[]): Promise<PartOutcome> {
+    this.#streaming = false;
     try {
       await this.#api.client.chat.stopStream({
         channel: this.#channel,

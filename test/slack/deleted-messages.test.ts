@@ -88,6 +88,25 @@ describe.each([
   });
 });
 
+it('a reply that went on into a second message stops when the first is deleted; the second stays, its stream closed', { timeout: 60_000 }, async () => {
+  emu.pace.tokensPerSecond = 600;
+  const { channel, question, reply } = await ask('thread', 'long 3000');
+  const second = await fake.waitFor(() => fake.thread(channel, question).filter((m) => m.user === fake.botUserId)[1], 20_000);
+  await deleteMessage(channel, reply.ts);
+
+  const service = await serviceRequest();
+  expect(service.closed?.byClient).toBe(true);
+  expect(service.streamed!.sent).toBeLessThan(service.streamed!.total);
+  const left = await fake.waitFor(() => {
+    const now = fake.message(channel, second.ts);
+    return now?.stream?.state === 'stopped' && now;
+  });
+  const shown = left.text;
+  expect(shown).not.toContain('⚠️');
+  await sleep(1000);
+  expect(fake.thread(channel, question).filter((m) => m.user === fake.botUserId).map((m) => [m.ts, m.text])).toEqual([[second.ts, shown]]);
+});
+
 describe.each([
   ['a mention, answered in its thread by a native stream', 'thread'],
   ['a direct message, answered by post and update', 'dm'],
