@@ -10,6 +10,8 @@ export interface Exchange {
   tokens: number;
   /** When it happened (ms since the epoch). */
   at: number;
+  /** The platform message that started it, so an edit of that message can replace it. */
+  messageId?: string;
 }
 
 export interface FitInput {

@@ -22,6 +22,7 @@ import {
   type TranscribeFunction,
 } from './media-input.ts';
 import { QuotaGuard } from './quotas.ts';
+import { EDIT_WINDOW_MS } from './replacement.ts';
 import { ContextTooLargeError, runReplyLoop, type ChatFunction } from './reply-loop.ts';
 import { ReplyChannel } from './reply-channel.ts';
 import { SettingsStore, type ResolvedSettings } from './settings.ts';
@@ -36,6 +37,7 @@ import type {
   ReplyRecord,
   ReplyStream,
   ReplyUsage,
+  Replacement,
   SettingsPatch,
   SettingsScope,
 } from './types.ts';
@@ -67,6 +69,13 @@ export interface UsageOverview extends UsageReport {
   limits: { requestsPerMinute: number; dailyTokens: number };
 }
 
+/** A message being answered in this process: queued, or replying. */
+interface Turn {
+  messageId: string;
+  /** An edit of its message replaces it: stop it quietly. */
+  supersede(): void;
+}
+
 /**
  * The platform-neutral conversation engine. Adapters turn platform events into IncomingMessage, call
  * handle() and render the ReplyEvents; they never call the service themselves.
@@ -82,6 +91,8 @@ export class ConversationEngine {
   readonly #locks: ConversationLocks;
   readonly #ledger: UsageLedger;
   readonly #quotas: QuotaGuard;
+  /** Per conversation, the messages answered here now, in the order they came. */
+  readonly #turns = new Map<string, Turn[]>();
 
   constructor(deps: EngineDeps) {
     this.#deps = deps;
@@ -100,6 +111,11 @@ export class ConversationEngine {
   /**
    * Answers one message. Returns at once; the work starts immediately (so calls made in order are
    * answered in order per conversation) and the events arrive as they happen, ending with `done`.
+   *
+   * With `replaces`, an edited message is answered again only if the message it replaces started the
+   * conversation's newest exchange (the one answered last, or still being answered, which then stops) and the edit
+   * came within EDIT_WINDOW_MS: that exchange is dropped from the history before answering. The stream starts with a
+   * `replacement` event saying whether it was.
    */
   handle(message: IncomingMessage, options: HandleOptions = {}): ReplyStream {
     const controller = new AbortController();
@@ -109,16 +125,34 @@ export class ConversationEngine {
     const started = performance.now();
     let firstTextMs: number | undefined;
     let outcome: ReplyRecord['outcome'] = 'ok';
+    let answered = true;
     const emit = (event: ReplyEvent) => {
       if (firstTextMs === undefined && (event.type === 'text' || event.type === 'transcript')) firstTextMs = performance.now() - started;
       if (event.type === 'error') outcome = event.code;
+      if (event.type === 'replacement') answered = event.replaced;
       channel.push(event);
     };
-    this.#reply(message, options, signal, emit, usage)
-      .catch((error: unknown) => emit(this.#errorEvent(error, signal, message)))
+    let superseded = false;
+    const turn: Turn = {
+      messageId: message.messageId,
+      supersede: () => {
+        if (superseded || signal.aborted) return;
+        superseded = true;
+        outcome = 'cancelled';
+        options.onSuperseded?.();
+        controller.abort(new HeraldError('The question was edited.', { code: 'cancelled' }));
+      },
+    };
+    const conversation = conversationId(conversationKeyOf(message));
+    this.#start(message, conversation, turn, options, signal, emit, usage)
+      .catch((error: unknown) => {
+        if (!superseded) emit(this.#errorEvent(error, signal, message));
+      })
       .finally(() => {
+        this.#leave(conversation, turn);
         emit({ type: 'done', usage });
         channel.end();
+        if (!answered) return;
         this.#deps.onReply?.({
           platform: message.platform,
           capability: message.images?.length ? 'describe' : message.audio?.length ? 'transcribe' : 'chat',
@@ -164,6 +198,56 @@ export class ConversationEngine {
     return this.#settings.update(scope, patch);
   }
 
+  async #start(
+    message: IncomingMessage,
+    conversation: string,
+    turn: Turn,
+    options: HandleOptions,
+    signal: AbortSignal,
+    emit: (e: ReplyEvent) => void,
+    usage: ReplyUsage,
+  ): Promise<void> {
+    if (options.replaces) {
+      const replaced = await this.#replace(message, conversation, turn, options.replaces);
+      emit({ type: 'replacement', replaced });
+      if (!replaced) return;
+    } else this.#enter(conversation, turn);
+    await this.#reply(message, options, signal, emit, usage);
+  }
+
+  /**
+   * Whether an edit replaces the exchange its message started: the newest message answered here decides (a reply
+   * still running for it stops), or else the stored history's newest exchange. Decided before anything is charged.
+   */
+  async #replace(message: IncomingMessage, conversation: string, turn: Turn, replaces: Replacement): Promise<boolean> {
+    if (replaces.editedAt - replaces.sentAt > EDIT_WINDOW_MS) return false;
+    const newest = this.#turns.get(conversation)?.at(-1);
+    if (newest) {
+      if (newest.messageId !== replaces.messageId) return false;
+      this.#enter(conversation, turn);
+      newest.supersede();
+      return true;
+    }
+    const history = await this.#history.load(conversationKeyOf(message));
+    if (history.at(-1)?.messageId !== replaces.messageId) return false;
+    this.#enter(conversation, turn);
+    return true;
+  }
+
+  #enter(conversation: string, turn: Turn): void {
+    const turns = this.#turns.get(conversation);
+    if (turns) turns.push(turn);
+    else this.#turns.set(conversation, [turn]);
+  }
+
+  #leave(conversation: string, turn: Turn): void {
+    const turns = this.#turns.get(conversation);
+    const at = turns?.indexOf(turn) ?? -1;
+    if (at < 0) return;
+    turns!.splice(at, 1);
+    if (turns!.length === 0) this.#turns.delete(conversation);
+  }
+
   async #reply(message: IncomingMessage, options: HandleOptions, signal: AbortSignal, emit: (e: ReplyEvent) => void, usage: ReplyUsage): Promise<void> {
     const key = conversationKeyOf(message);
     // Joined before any await, so the order of handle() calls is the order of answers.
@@ -178,9 +262,11 @@ export class ConversationEngine {
       ticket.cancel();
       throw error;
     }
-    if (denial) {
+    const refuse = denial && (() => emit({ type: 'error', code: denial.code, message: denial.message, retryAfterMs: denial.retryAfterMs }));
+    // A refused edit still takes its old exchange away: the adapter takes the old answer down.
+    if (refuse && !options.replaces) {
       ticket.cancel();
-      emit({ type: 'error', code: denial.code, message: denial.message, retryAfterMs: denial.retryAfterMs });
+      refuse();
       return;
     }
     const lease = await ticket.take({
@@ -188,7 +274,13 @@ export class ConversationEngine {
       onWait: () => emit({ type: 'status', phase: 'queued', text: 'waiting for the previous reply…' }),
     });
     try {
-      await this.#answer(message, key, settings, options, signal, emit, usage);
+      const history = await this.#history.load(key);
+      if (options.replaces && history.at(-1)?.messageId === options.replaces.messageId) {
+        history.pop();
+        await this.#history.save(key, history);
+      }
+      if (refuse) refuse();
+      else await this.#answer(message, key, history, settings, options, signal, emit, usage);
       if (lease.lost) this.#logger.warn({ conversation: conversationId(key) }, 'reply finished after its conversation lock expired');
     } finally {
       await lease.release();
@@ -203,6 +295,7 @@ export class ConversationEngine {
   async #answer(
     message: IncomingMessage,
     key: ConversationKey,
+    history: Exchange[],
     settings: ResolvedSettings,
     options: HandleOptions,
     signal: AbortSignal,
@@ -210,7 +303,6 @@ export class ConversationEngine {
     usage: ReplyUsage,
   ): Promise<void> {
     const config = this.#config;
-    const history = await this.#history.load(key);
     const audio = message.audio ?? [];
     const asked = resolveMentions(message);
 
@@ -307,7 +399,7 @@ export class ConversationEngine {
       imageTokens,
     });
     for (const notice of files?.notices ?? []) emit(notice);
-    await this.#save(key, history, [storedUser, ...result.messages.slice(1)]);
+    await this.#save(key, history, message.messageId, [storedUser, ...result.messages.slice(1)]);
   }
 
   /** An audio file sent without a question: the transcript is the whole answer. */
@@ -315,15 +407,15 @@ export class ConversationEngine {
     const names = transcripts.map((t) => `"${t.name}"`).join(', ');
     const request = userTurnText({ ...message, text: `Please transcribe ${names}.` });
     const answer = transcripts.map((t) => `Transcript of "${t.name}":\n${t.text}`).join('\n\n');
-    await this.#save(key, history, [
+    await this.#save(key, history, message.messageId, [
       { role: 'user', content: request },
       { role: 'assistant', content: answer },
     ]);
   }
 
-  async #save(key: ConversationKey, history: Exchange[], messages: ChatMessage[]): Promise<void> {
+  async #save(key: ConversationKey, history: Exchange[], messageId: string, messages: ChatMessage[]): Promise<void> {
     const tokens = messages.reduce((sum, m) => sum + estimateMessageTokens(m, () => UNKNOWN_IMAGE_TOKENS), 0);
-    await this.#history.save(key, [...history, { messages, tokens, at: this.#now().getTime() }]);
+    await this.#history.save(key, [...history, { messages, tokens, at: this.#now().getTime(), messageId }]);
   }
 
   #errorEvent(error: unknown, signal: AbortSignal, message: IncomingMessage): ReplyEvent {

@@ -122,12 +122,31 @@ export interface RequestOverrides {
   language?: 'auto' | 'zh' | 'en';
 }
 
+/**
+ * An edited message to answer again in place of its first version. It replaces that exchange only when it is
+ * the conversation's newest and the edit came within EDIT_WINDOW_MS of the message; otherwise nothing is answered.
+ */
+export interface Replacement {
+  /** The platform message whose exchange this one replaces (for an edited question, its own id). */
+  messageId: string;
+  /** When the message was sent and when it was edited, by the platform's clock (ms since the epoch). */
+  sentAt: number;
+  editedAt: number;
+}
+
 export interface HandleOptions {
   /** Cancels the reply (service request, tools, waiting for the lock). */
   signal?: AbortSignal;
   overrides?: RequestOverrides;
   /** Reads the latest messages of the message's channel/thread, for the `recent_messages` tool. */
   recentMessages?: (limit: number) => Promise<RecentMessage[]>;
+  /** This message is an edit answered again (the stream then starts with a `replacement` event). */
+  replaces?: Replacement;
+  /**
+   * Called when an edit of this message replaces the reply while it is still being answered: the reply stops
+   * (its stream ends without an error) and the adapter takes down what it showed of it.
+   */
+  onSuperseded?: () => void;
 }
 
 /** A reply's running total over all its service calls (token fields as in one call's `Usage`). */
@@ -154,6 +173,11 @@ export type ReplyErrorCode =
   | 'internal';
 
 export type ReplyEvent =
+  /**
+   * First event of a reply given `replaces`: whether the edit replaced the exchange. When it did, the old exchange is
+   * gone from the history and its answer is to be taken down; when not, only `done` follows and nothing is to change.
+   */
+  | { type: 'replacement'; replaced: boolean }
   /** What the bot is doing now (for a typing indicator or a placeholder line). */
   | { type: 'status'; phase: StatusPhase; text: string }
   /** The next piece of the answer; citation markers [n] already match the last `citations` list. */
