@@ -561,12 +561,43 @@ export class FakeDiscord {
     return restMessage(world, message);
   }
 
-  /** A user edits their message: MESSAGE_UPDATE. */
-  editUserMessage(input: { channelId: string; messageId: string; content: string }): void {
+  /**
+   * A user edits their message: MESSAGE_UPDATE with the whole message (as Discord sends every update since 2024),
+   * edited_timestamp set and mentions parsed anew from the new text; a reply keeps pinging the author it answers if
+   * it did. `at` is when the edit happens (default now), so a test can edit "later" without waiting.
+   */
+  editUserMessage(input: { channelId: string; messageId: string; content: string; at?: number }): void {
+    const world = this.#world;
+    const { store, payloads } = world;
+    const message = store.channelMessage(input.channelId, input.messageId);
+    const channel = store.channel(message.channelId);
+    const guild = channel.guildId ? store.guild(channel.guildId) : null;
+    const repliedAuthorId = message.type === 19 && message.reference ? store.messages.get(message.reference.messageId)?.authorId ?? null : null;
+    const mentions = resolveMentions(store, {
+      content: input.content,
+      guild,
+      allowed: null,
+      repliedAuthorId: repliedAuthorId !== null && message.mentionIds.includes(repliedAuthorId) ? repliedAuthorId : null,
+      canMentionEveryone: guild ? (payloads.permissionsIn(guild, message.authorId, channel) & Permission.MentionEveryone) !== 0n : false,
+    });
+    message.content = input.content;
+    message.editedAt = input.at ?? Date.now();
+    message.mentionIds = mentions.userIds;
+    message.mentionRoleIds = mentions.roleIds;
+    message.mentionEveryone = mentions.everyone;
+    dispatchMessage(world, 'MESSAGE_UPDATE', message);
+    this.#notify();
+  }
+
+  /**
+   * Discord unfurls the links of a message a moment after it is posted: MESSAGE_UPDATE with the whole message and
+   * its new embeds (by default a link embed per URL in its text); the text and edited_timestamp stay as they were.
+   */
+  unfurlLinks(input: { channelId: string; messageId: string; embeds?: Json[] }): void {
     const world = this.#world;
     const message = world.store.channelMessage(input.channelId, input.messageId);
-    message.content = input.content;
-    message.editedAt = Date.now();
+    const urls = message.content.match(/https?:\/\/[^\s<>]+/g) ?? [];
+    message.embeds = input.embeds ?? urls.map((url) => ({ type: 'link', url, title: new URL(url).hostname }));
     dispatchMessage(world, 'MESSAGE_UPDATE', message);
     this.#notify();
   }

@@ -200,4 +200,28 @@ describe('fake discord: bot messages through discord.js', () => {
     const noView = await apiError(client.rest.post(`/channels/${hidden.id}/messages`, { body: { content: 'hi' } }));
     expect(noView.code).toBe(50001);
   });
+
+  it("sends a user's edit and a link unfurl as MESSAGE_UPDATE with the whole message; only the edit is marked edited", async () => {
+    const bot = `<@${fake.botUser.id}>`;
+    const sent = fake.sendMessage({ channelId: fake.textChannel.id, content: `${bot} see https://example.com/a` });
+    const id = sent.id as string;
+    const updates = () => fake.dispatched('MESSAGE_UPDATE').filter((e) => e.d.id === id).map((e) => e.d);
+
+    fake.unfurlLinks({ channelId: fake.textChannel.id, messageId: id });
+    expect(updates()[0]).toMatchObject({
+      content: `${bot} see https://example.com/a`,
+      edited_timestamp: null,
+      embeds: [{ type: 'link', url: 'https://example.com/a' }],
+      author: { id: fake.users.alice.id },
+      mentions: [{ id: fake.botUser.id }],
+    });
+
+    const later = Date.now() + 11 * 60_000;
+    fake.editUserMessage({ channelId: fake.textChannel.id, messageId: id, content: 'no mention any more', at: later });
+    expect(updates()[1]).toMatchObject({ content: 'no mention any more', edited_timestamp: new Date(later).toISOString().replace('Z', '000+00:00'), mentions: [] });
+
+    const reply = fake.sendMessage({ channelId: fake.textChannel.id, authorId: fake.users.bob.id, content: 'agreed', messageReference: { messageId: id } });
+    fake.editUserMessage({ channelId: fake.textChannel.id, messageId: reply.id as string, content: 'agreed!' });
+    expect(fake.message(reply.id as string)!.mentionIds).toEqual([fake.users.alice.id]);
+  });
 });
