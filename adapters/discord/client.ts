@@ -6,7 +6,8 @@ import { shardOptions } from './shard-options.ts';
 
 /**
  * The discord.js client Herald runs on: server and direct messages with their content. Discord sends no
- * CHANNEL_CREATE for direct messages, so DM channels arrive as partials.
+ * CHANNEL_CREATE for direct messages, so DM channels arrive as partials; an edit of a message no longer in the cache
+ * arrives too (its old version a partial, the new one whole: Discord sends the whole message).
  */
 export function createDiscordClient(discord: NonNullable<Config['discord']>): Client {
   const { shards, shardCount } = shardOptions(discord.shards);
@@ -18,7 +19,7 @@ export function createDiscordClient(discord: NonNullable<Config['discord']>): Cl
       GatewayIntentBits.DirectMessages,
       GatewayIntentBits.GuildVoiceStates, // who is in which voice channel; voice connections need it too
     ],
-    partials: [Partials.Channel],
+    partials: [Partials.Channel, Partials.Message],
     allowedMentions: NO_MENTIONS,
     rest: restOptions(discord),
     shards,

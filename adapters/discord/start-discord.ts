@@ -2,6 +2,7 @@ import { Events, RESTEvents, Status, type Client } from 'discord.js';
 import { ConfigError } from '../../src/config/config-error.ts';
 import type { Core } from '../../src/core.ts';
 import type { Logger } from '../../src/log/logger.ts';
+import { AnsweredQuestions } from './answered-questions.ts';
 import { createDiscordClient } from './client.ts';
 import { CommandHandler } from './command-handler.ts';
 import { DeletionWatch, type RawPacket } from './deletion-watch.ts';
@@ -45,12 +46,16 @@ export async function startDiscord({ core, logger, hooks = {}, voice: voiceOptio
   const chains = new ReplyChains(core.store, core.config.conversation.historyTtlSeconds * 1000);
   const deletions = new DeletionWatch();
   client.on(Events.Raw, (packet: RawPacket) => deletions.observe(packet));
-  const messages = new MessageHandler({ core, logger: log, book, chains, voiceNotes, hooks, deletions });
+  const answered = new AnsweredQuestions(core.store);
+  const messages = new MessageHandler({ core, logger: log, book, chains, voiceNotes, hooks, deletions, answered });
   const voice = createDiscordVoice(client, { capabilities: core.capabilities, store: core.store, logger: log }, voiceOptions);
   hooks.shutdown?.drainingSignal.addEventListener('abort', () => voice.close(), { once: true });
   const commands = new CommandHandler({ core, logger: log, book, voiceNotes, hooks, voice });
   client.on(Events.MessageCreate, (message) => {
     messages.handle(message).catch((error: unknown) => log.error({ err: error }, 'handling a message failed'));
+  });
+  client.on(Events.MessageUpdate, (_old, updated) => {
+    messages.handleEdit(updated).catch((error: unknown) => log.error({ err: error }, 'handling an edited message failed'));
   });
   client.on(Events.InteractionCreate, (interaction) => {
     commands.handle(interaction).catch((error: unknown) => log.error({ err: error }, 'handling an interaction failed'));
