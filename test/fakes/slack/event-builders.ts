@@ -3,7 +3,7 @@
  * it to the workspace, so conversations.history/replies see it as they would in Slack.
  */
 import { randomUUID } from 'node:crypto';
-import { eventId as newEventId } from './ids.ts';
+import { eventId as newEventId, tsAt } from './ids.ts';
 import type { Json, OtherBot, SlackChannel, StoredFile, StoredMessage, Workspace } from './state.ts';
 
 export interface PostOptions {
@@ -208,6 +208,58 @@ export class EventBuilders {
     }
     this.#ws.removeMessage(channel, ts);
     return { ...envelope, subtype: 'message_deleted', deleted_ts: ts, previous_message: previous };
+  }
+
+  /**
+   * The author edits a message's text: `message_changed` with the message as it is now (new text and blocks,
+   * `edited` by its author) and as it was (`previous_message`), hidden as every message_changed is. `at` dates the
+   * edit (default now), so a test can edit "later" without waiting.
+   */
+  messageEdited(options: { channel: string; ts: string; text: string; at?: number }): Json {
+    const message = this.#stored(options.channel, options.ts);
+    const previous = this.#ws.render(message);
+    const at = options.at ?? Date.now();
+    const editTs = options.at === undefined ? this.#ws.clock.next() : tsAt(at);
+    message.text = options.text;
+    message.blocks = richText(options.text);
+    message.edited = { user: message.user ?? this.#defaults.userId, ts: editTs };
+    message.versions.push({ at, text: options.text });
+    return this.#changed(message, previous, editTs);
+  }
+
+  /**
+   * Slack unfurls the links in a message a moment after it is posted: `message_changed` with the message and its new
+   * link attachments; the text and `edited` stay as they were.
+   */
+  linksUnfurled(options: { channel: string; ts: string }): Json {
+    const message = this.#stored(options.channel, options.ts);
+    const previous = this.#ws.render(message);
+    const urls = [...message.text.matchAll(/<(https?:\/\/[^|>]+)(?:\|[^>]*)?>/g)].map((m) => m[1]!);
+    message.attachments = urls.map((url, i) => {
+      const host = new URL(url).hostname;
+      return { id: i + 1, from_url: url, original_url: url, title: host, title_link: url, fallback: host, service_name: host };
+    });
+    return this.#changed(message, previous, this.#ws.clock.next());
+  }
+
+  #stored(channel: string, ts: string): StoredMessage {
+    const message = this.#ws.findMessage(channel, ts);
+    if (!message) throw new Error(`no message ${ts} in ${channel}`);
+    return message;
+  }
+
+  #changed(message: StoredMessage, previous: Json, eventTs: string): Json {
+    return {
+      type: 'message',
+      subtype: 'message_changed',
+      hidden: true,
+      channel: message.channel,
+      ts: eventTs,
+      event_ts: eventTs,
+      channel_type: channelType(this.#ws.channels.get(message.channel)),
+      message: this.#ws.render(message),
+      previous_message: previous,
+    };
   }
 
   /** Sharing a user's uploaded files completes them (files.info finds them from then on). */

@@ -59,6 +59,12 @@ export class TsClock {
   }
 }
 
+/** The ts of an instant (ms since the epoch), for an event dated other than now. */
+export function tsAt(ms: number): string {
+  const s = (BigInt(Math.round(ms)) * 1000n).toString();
+  return `${s.slice(0, -6)}.${s.slice(-6)}`;
+}
+
 /** Orders two ts strings exactly (a double cannot hold sixteen significant digits). */
 export function compareTs(a: string, b: string): number {
   const x = tsMicros(a);
