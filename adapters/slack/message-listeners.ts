@@ -1,13 +1,14 @@
 /**
  * What Herald answers outside the assistant container: a mention (in its thread), a direct message, and a
  * follow-up in a thread it has replied in. Bots and Herald's own messages are ignored. Deletions, wherever they
- * happen, go to the answers in progress.
+ * happen, go to the answers in progress; a person's edit of a question still addressed to Herald (the assistant's
+ * included) may replace its answer.
  */
 import type { App } from '@slack/bolt';
-import { answerMessage } from './answer-message.ts';
+import { answerEdit, answerMessage } from './answer-message.ts';
 import type { DeletionEvent } from './deletion-watch.ts';
 import type { SlackRuntime } from './runtime.ts';
-import { isFromPerson, mentionsUser, type SlackMessageEvent } from './slack-event.ts';
+import { editOf, isFromPerson, mentionsUser, type SlackEdit, type SlackMessageChangedEvent, type SlackMessageEvent } from './slack-event.ts';
 
 export function registerMessageListeners(app: App, rt: SlackRuntime): void {
   const { botUserId, teamId } = rt.identity;
@@ -20,6 +21,11 @@ export function registerMessageListeners(app: App, rt: SlackRuntime): void {
 
   app.message(async ({ message }) => {
     rt.deletions.observe(message as DeletionEvent);
+    const edit = editOf(message as SlackMessageChangedEvent, botUserId);
+    if (edit) {
+      answerEditIfAddressed(rt, edit);
+      return;
+    }
     const event = message as unknown as SlackMessageEvent;
     if (!isFromPerson(event, botUserId)) return;
     // Replies in DM threads belong to the assistant container (Bolt's Assistant takes them before this).
@@ -39,5 +45,28 @@ export function registerMessageListeners(app: App, rt: SlackRuntime): void {
     rt.run('thread follow-up', async (signal) => {
       if (await rt.threads.has(teamId, event.channel, threadTs)) await answerMessage(rt, event, { threadTs }, signal);
     });
+  });
+}
+
+/**
+ * An edited question is answered again where it would be answered as a new message: in a DM, for a mention, or as a
+ * follow-up in a thread Herald replied in. A thread's first message is no follow-up: a mention edited out of it is
+ * left alone.
+ */
+function answerEditIfAddressed(rt: SlackRuntime, edit: SlackEdit): void {
+  const { botUserId, teamId } = rt.identity;
+  const event = edit.message;
+  if (event.channel_type === 'im') {
+    rt.run('edited direct message', (signal) => answerEdit(rt, edit, { threadTs: event.thread_ts }, signal));
+    return;
+  }
+  if (mentionsUser(event.text, botUserId)) {
+    rt.run('edited mention', (signal) => answerEdit(rt, edit, { threadTs: event.thread_ts ?? event.ts }, signal));
+    return;
+  }
+  const threadTs = event.thread_ts;
+  if (!threadTs || threadTs === event.ts) return;
+  rt.run('edited thread follow-up', async (signal) => {
+    if (await rt.threads.has(teamId, event.channel, threadTs)) await answerEdit(rt, edit, { threadTs }, signal);
   });
 }

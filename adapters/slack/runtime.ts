@@ -1,5 +1,6 @@
 import type { Core } from '../../src/core.ts';
 import type { Logger } from '../../src/log/logger.ts';
+import type { AnsweredQuestions } from './answered-questions.ts';
 import type { DeletionWatch } from './deletion-watch.ts';
 import type { SlackApi } from './slack-api.ts';
 import type { StreamingSwitch } from './stream-part.ts';
@@ -24,6 +25,8 @@ export interface SlackRuntime {
   streaming: StreamingSwitch;
   /** Messages deleted where answers are being written (fed by the message listener). */
   deletions: DeletionWatch;
+  /** The answers an edit of their question may replace. */
+  answered: AnsweredQuestions;
   identity: SlackIdentity;
   /** Runs work after the event is acknowledged; failures are logged, shutdown waits for it. */
   run(label: string, work: (signal: AbortSignal) => Promise<void>): void;

@@ -29,3 +29,33 @@ export function isFromPerson(event: Pick<SlackMessageEvent, 'subtype' | 'bot_id'
 export function mentionsUser(text: string | undefined, userId: string | undefined): boolean {
   return userId !== undefined && text !== undefined && new RegExp(`<@${userId}(?:\\|[^>]*)?>`).test(text);
 }
+
+/** A `message_changed` event: the message as it is now and as it was. */
+export interface SlackMessageChangedEvent {
+  subtype?: string;
+  channel?: string;
+  channel_type?: string;
+  message?: Omit<SlackMessageEvent, 'channel'> & { edited?: { user?: string; ts?: string } };
+  previous_message?: { text?: string };
+}
+
+/** A person's edit of a message: the message as it now reads, and when it was edited (its ts). */
+export interface SlackEdit {
+  message: SlackMessageEvent;
+  editedTs: string;
+}
+
+/**
+ * The edit a `message_changed` event tells of, when a person changed the text of their message; other changes — a
+ * link unfurled, a deletion's tombstone, a bot's update — are none.
+ */
+export function editOf(event: SlackMessageChangedEvent, botUserId: string | undefined): SlackEdit | undefined {
+  const now = event.message;
+  if (event.subtype !== 'message_changed' || !now || event.channel === undefined) return undefined;
+  const editedTs = now.edited?.ts;
+  if (editedTs === undefined || !isFromPerson(now, botUserId) || now.text === event.previous_message?.text) return undefined;
+  return {
+    message: { ...now, type: 'message', channel: event.channel, ...(event.channel_type !== undefined && { channel_type: event.channel_type }) },
+    editedTs,
+  };
+}

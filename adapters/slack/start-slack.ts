@@ -8,6 +8,7 @@ import type { Logger } from '../../src/log/logger.ts';
 import type { HealthRegistry } from '../../src/ops/health.ts';
 import type { Metrics } from '../../src/ops/metrics.ts';
 import type { ShutdownCoordinator } from '../../src/ops/shutdown.ts';
+import { AnsweredQuestions } from './answered-questions.ts';
 import { createAssistant } from './assistant.ts';
 import { registerCommandListeners } from './command-listeners.ts';
 import { DeletionWatch } from './deletion-watch.ts';
@@ -91,6 +92,7 @@ export async function startSlack(options: StartSlackOptions): Promise<RunningSla
     threads: new ThreadMemory(core.store, core.config.conversation.historyTtlSeconds * 1000),
     streaming: new StreamingSwitch(),
     deletions: new DeletionWatch(),
+    answered: new AnsweredQuestions(core.store),
     identity,
     run: (label, task) => work.run(label, task),
   };

@@ -57,8 +57,10 @@ export async function filesToRead(rt: SlackRuntime, event: SlackMessageEvent): P
 
 async function threadFiles(rt: SlackRuntime, channel: string, threadTs: string, askedTs: string): Promise<SlackFile[]> {
   const { teamId, botUserId, botId } = rt.identity;
-  // Herald's reply to the message it last answered comes after that message: nothing before it can count.
-  const answeredTs = await rt.threads.lastAnswered(teamId, channel, threadTs);
+  // Herald's reply to the message it last answered comes after that message: nothing before it can count. An edit of
+  // that very message is read as it was the first time.
+  const lastAnswered = await rt.threads.lastAnswered(teamId, channel, threadTs);
+  const answeredTs = lastAnswered === askedTs ? undefined : lastAnswered;
   const page = await rt.api.call('conversations.replies', undefined, (c) =>
     c.conversations.replies({ channel, ts: threadTs, latest: askedTs, limit: PAGE_LIMIT, ...(answeredTs && { oldest: answeredTs }) }),
   );
