@@ -14,6 +14,7 @@ describe('files', () => {
       token: fake.botToken,
       signingSecret: fake.signingSecret,
       logLevel: LogLevel.ERROR,
+      tokenVerificationEnabled: false,
       clientOptions: { slackApiUrl: fake.apiUrl, retryConfig: FAST_RETRIES },
     });
   });

@@ -21,6 +21,7 @@ describe('chat streaming (chat.startStream / appendStream / stopStream)', () => 
       token: fake.botToken,
       signingSecret: fake.signingSecret,
       logLevel: LogLevel.ERROR,
+      tokenVerificationEnabled: false,
       clientOptions: { slackApiUrl: fake.apiUrl, retryConfig: FAST_RETRIES },
     });
   });
@@ -112,6 +113,7 @@ describe('chat streaming (chat.startStream / appendStream / stopStream)', () => 
         token: short.botToken,
         signingSecret: short.signingSecret,
         logLevel: LogLevel.ERROR,
+        tokenVerificationEnabled: false,
         clientOptions: { slackApiUrl: short.apiUrl, retryConfig: FAST_RETRIES },
       }).client;
       const thread_ts = String(short.events.appMention({ text: 'x' }).ts);

@@ -10,6 +10,7 @@ function clientFor(fake: FakeSlack, clientOptions: AppOptions['clientOptions'] =
     token: fake.botToken,
     signingSecret: fake.signingSecret,
     logLevel: LogLevel.ERROR,
+    tokenVerificationEnabled: false,
     clientOptions: { slackApiUrl: fake.apiUrl, retryConfig: FAST_RETRIES, ...clientOptions },
   }).client;
 }
