@@ -4,7 +4,7 @@ import type { IncomingMessage } from '../../src/conversation/types.ts';
 import { startFakeSlack, type FakeSlack, type StoredMessage } from '../fakes/slack/index.ts';
 import { startEmulator } from '../fakes/service/emulator.ts';
 import { pdfFile } from '../fixtures/documents/pdf-file.ts';
-import { startHerald, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
+import { recordHanded, startHerald, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
 
 describe('documents shared with Herald on Slack', () => {
   let fake: FakeSlack;
@@ -17,13 +17,7 @@ describe('documents shared with Herald on Slack', () => {
     fake = await startFakeSlack();
     emu = await startEmulator();
     herald = await startHerald(fake, emu, { mode: 'http' });
-    handed = [];
-    const engine = herald.core.engine;
-    const handle = engine.handle.bind(engine);
-    engine.handle = (message, options) => {
-      handed.push(message);
-      return handle(message, options);
-    };
+    handed = recordHanded(herald);
   });
 
   afterEach(async () => {

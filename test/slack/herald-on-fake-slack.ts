@@ -4,6 +4,7 @@
  */
 import { pino } from 'pino';
 import { loadConfig, type Env } from '../../src/config/config.ts';
+import type { IncomingMessage } from '../../src/conversation/types.ts';
 import { createCore, type Core } from '../../src/core.ts';
 import { HealthRegistry } from '../../src/ops/health.ts';
 import { createMetrics, type Metrics } from '../../src/ops/metrics.ts';
@@ -82,4 +83,16 @@ export async function startHerald(fake: FakeSlack, emu: Emulator, options: Start
       await core.close();
     },
   };
+}
+
+/** Every message the Slack adapter hands the core from now on, in order (the engine still answers each). */
+export function recordHanded(herald: HeraldOnSlack): IncomingMessage[] {
+  const handed: IncomingMessage[] = [];
+  const engine = herald.core.engine;
+  const handle = engine.handle.bind(engine);
+  engine.handle = (message, options) => {
+    handed.push(message);
+    return handle(message, options);
+  };
+  return handed;
 }

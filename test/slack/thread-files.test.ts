@@ -5,7 +5,7 @@ import { startFakeSlack, type FakeSlack, type StoredMessage } from '../fakes/sla
 import { startEmulator } from '../fakes/service/emulator.ts';
 import { pdfFile } from '../fixtures/documents/pdf-file.ts';
 import { SLACK_METHOD_LIMITS } from '../../adapters/slack/rate-budget.ts';
-import { startHerald, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
+import { recordHanded, startHerald, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
 
 const fixture = (path: string) => readFileSync(new URL(`../fixtures/${path}`, import.meta.url));
 
@@ -20,13 +20,7 @@ describe('files shared earlier in a Slack thread', () => {
     fake = await startFakeSlack();
     emu = await startEmulator({ transcribe: () => 'the meeting starts at nine' });
     herald = await startHerald(fake, emu, { mode: 'http' });
-    handed = [];
-    const engine = herald.core.engine;
-    const handle = engine.handle.bind(engine);
-    engine.handle = (message, options) => {
-      handed.push(message);
-      return handle(message, options);
-    };
+    handed = recordHanded(herald);
   });
 
   afterEach(async () => {
