@@ -1,0 +1,75 @@
+import type { Config } from '../config/config.ts';
+import type { Logger } from '../log/logger.ts';
+import type { ChatMessage } from '../service/types.ts';
+import type { ToolRegistry } from '../tools/registry.ts';
+import type { ToolContext } from '../tools/types.ts';
+import type { UserTurn } from './build-user-turn.ts';
+import type { Exchange } from './context-budget.ts';
+import { runReplyLoop, type ChatFunction } from './reply-loop.ts';
+import type { ResolvedSettings } from './settings.ts';
+import { buildSystemPrompt } from './system-prompt.ts';
+import type { TurnContext } from './turn-context.ts';
+
+export interface AnswerDeps {
+  config: Config;
+  logger: Logger;
+  now: () => Date;
+  chat: ChatFunction;
+  tools: ToolRegistry;
+}
+
+/** Answers a user turn through the reply loop; returns the exchange to store (the user's part as `stored`). */
+export async function answerQuestion(
+  turn: TurnContext,
+  user: UserTurn,
+  settings: ResolvedSettings,
+  history: readonly Exchange[],
+  deps: AnswerDeps,
+): Promise<ChatMessage[]> {
+  const { config, now } = deps;
+  const { message, options, signal } = turn;
+  const toolContext: ToolContext = {
+    signal,
+    timezone: config.timezone,
+    now,
+    platform: message.platform,
+    ...(message.workspaceId !== undefined && { workspaceId: message.workspaceId }),
+    channelId: message.channelId,
+    userId: message.author.id,
+    userName: message.author.displayName,
+    ...(options.recentMessages && { recentMessages: options.recentMessages }),
+    logger: deps.logger,
+  };
+  // The vision model answers images without function tools. With API_FORMAT=messages, function tools ride only on
+  // requests that need chat completions anyway (web search on), so a plain text turn stays on the chosen endpoint.
+  const offerTools = !user.hasImages && (config.api.format === 'chat' || settings.webSearch !== 'off');
+  const tools = offerTools ? deps.tools.definitions(toolContext) : [];
+  const system = buildSystemPrompt({
+    now: now(),
+    timezone: config.timezone,
+    platform: message.platform,
+    ...(settings.persona && { persona: settings.persona }),
+    shared: !message.isDirect,
+    tools: tools.length > 0,
+  });
+  const result = await runReplyLoop({
+    chat: deps.chat,
+    system,
+    history,
+    user: user.message,
+    budget: config.conversation.contextTokens,
+    model: user.hasImages ? config.models.vision : settings.model,
+    thinking: settings.thinking,
+    webSearch: settings.webSearch,
+    tools,
+    registry: deps.tools,
+    toolContext,
+    maxToolRounds: config.conversation.maxToolRounds,
+    signal,
+    emit: turn.emit,
+    usage: turn.usage,
+    imageTokens: user.imageTokens,
+  });
+  for (const notice of user.notices) turn.emit(notice);
+  return [user.stored, ...result.messages.slice(1)];
+}
