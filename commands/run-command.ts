@@ -1,4 +1,4 @@
-import { HeraldError } from '../src/errors.ts';
+import { describeError } from '../src/errors.ts';
 import type { CommandContext, CommandDefinition, CommandServices } from './command.ts';
 
 /**
@@ -16,7 +16,6 @@ export async function runCommand(command: CommandDefinition, ctx: CommandContext
     await command.run(ctx, services);
   } catch (error) {
     services.logger.error({ err: error, command: command.name, platform: ctx.platform }, 'command failed');
-    const message = error instanceof HeraldError ? error.message : `Sorry, /${command.name} failed. Please try again in a moment.`;
-    await ctx.reply(`⚠️ ${message}`, { ephemeral });
+    await ctx.reply(`⚠️ ${describeError(error).message}`, { ephemeral });
   }
 }

@@ -1,14 +1,47 @@
 /**
- * Every error Herald raises on purpose derives from HeraldError: `code` is stable for programs,
- * `message` is fit to show a user (no secrets, no stack), `cause` keeps the original for logs.
+ * What kind of failure an error is: a bounded set, used as the metrics label and as the `code` of a reply's
+ * error event. `internal` errors are the operator's to fix; a user only ever sees a generic apology for them.
+ */
+export type ErrorKind =
+  | 'rate_limited'
+  | 'daily_budget'
+  | 'busy'
+  | 'too_long'
+  | 'media'
+  | 'service'
+  | 'voice'
+  | 'invalid_input'
+  | 'refused'
+  | 'config'
+  | 'cancelled'
+  | 'gone'
+  | 'internal';
+
+export interface HeraldErrorOptions {
+  /** Stable and specific, for programs and logs (e.g. `corrupt`, `timeout`). */
+  code: string;
+  /** Default `refused`: the request could not be done and `message` says why. */
+  kind?: ErrorKind;
+  /** When trying again later will help. */
+  retryAfterMs?: number;
+  cause?: unknown;
+}
+
+/**
+ * The root of every error Herald raises on purpose. `message` is fit to show a user (no secrets, no stack) unless
+ * `kind` is `internal`, when it is written for the operator (log, command line); `cause` keeps the original.
  */
 export class HeraldError extends Error {
   readonly code: string;
+  readonly kind: ErrorKind;
+  readonly retryAfterMs: number | undefined;
 
-  constructor(message: string, options: { code: string; cause?: unknown }) {
+  constructor(message: string, options: HeraldErrorOptions) {
     super(message, { cause: options.cause });
     this.name = new.target.name;
     this.code = options.code;
+    this.kind = options.kind ?? 'refused';
+    this.retryAfterMs = options.retryAfterMs;
   }
 }
 
@@ -26,6 +59,49 @@ export class MediaError extends HeraldError {
   declare readonly code: MediaErrorCode;
 
   constructor(message: string, options: { code: MediaErrorCode; cause?: unknown }) {
-    super(message, options);
+    super(message, { ...options, kind: 'media' });
   }
+}
+
+/** The reply was stopped: its asker went away, or an edit of the question replaced it. */
+export class CancelledError extends HeraldError {
+  constructor(message = 'The reply was cancelled.') {
+    super(message, { code: 'cancelled', kind: 'cancelled' });
+  }
+}
+
+/** Another reply in the same conversation held the lock for longer than a new question may wait. */
+export class LockBusyError extends HeraldError {
+  constructor(waitedMs: number) {
+    super(`I'm still busy with earlier messages in this conversation (waited ${Math.round(waitedMs / 1000)} s). Please try again shortly.`, {
+      code: 'busy',
+      kind: 'busy',
+    });
+  }
+}
+
+/** The user's turn alone, with the system prompt, is more than the model's context holds. */
+export class ContextTooLargeError extends HeraldError {
+  constructor(tokens: number, budget: number) {
+    super(
+      `That is too much for me to read at once (about ${tokens.toLocaleString('en-US')} tokens; my limit is ${budget.toLocaleString('en-US')}). ` +
+        'Please shorten it or split it into parts.',
+      { code: 'too_long', kind: 'too_long' },
+    );
+  }
+}
+
+const GENERIC_FAILURE = 'Something went wrong while answering; please try again.';
+
+/** What a user is told about an error, and its kind for metrics. */
+export interface ErrorReport {
+  kind: ErrorKind;
+  message: string;
+  retryAfterMs?: number;
+}
+
+/** The one mapping from any error to what a user sees: our own errors say why, anything else is an apology. */
+export function describeError(error: unknown): ErrorReport {
+  if (!(error instanceof HeraldError) || error.kind === 'internal') return { kind: 'internal', message: GENERIC_FAILURE };
+  return { kind: error.kind, message: error.message, ...(error.retryAfterMs !== undefined && { retryAfterMs: error.retryAfterMs }) };
 }

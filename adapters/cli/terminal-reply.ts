@@ -1,5 +1,5 @@
 import type { ReplyStream, ReplyUsage } from '../../src/conversation/types.ts';
-import { HeraldError } from '../../src/errors.ts';
+import { HeraldError, type ErrorKind } from '../../src/errors.ts';
 import type { Citation } from '../../src/service/types.ts';
 
 export interface TerminalOutput {
@@ -15,8 +15,8 @@ export interface TerminalReplyOptions {
 
 /** A reply that ended with an error event; its message is already fit to show. */
 export class ReplyFailed extends HeraldError {
-  constructor(message: string, code: string) {
-    super(message, { code });
+  constructor(message: string, kind: ErrorKind) {
+    super(message, { code: 'reply_failed', kind });
   }
 }
 

@@ -1,13 +1,11 @@
 import { MessageFlags, type AttachmentPayload } from 'discord.js';
 import type { OutgoingFile } from '../../commands/command.ts';
-import { HeraldError } from '../../src/errors.ts';
+import { describeError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import type { RenderedReply } from '../../src/streaming/render-reply.ts';
 import { MessageGoneError } from '../../src/streaming/surface.ts';
 import type { DiscordSurface } from './discord-surface.ts';
 import { sourcesEmbed } from './sources-embed.ts';
-
-const GENERIC_FAILURE = 'Something went wrong while answering; please try again.';
 
 function megabytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -84,11 +82,11 @@ export async function reportFailure(surface: DiscordSurface, error: unknown, log
     logger.info({ message: error.handle }, 'reply deleted before it was finished; stopped answering');
     return;
   }
-  const known = error instanceof HeraldError;
-  if (known) logger.info({ err: error }, 'reply refused');
-  else logger.error({ err: error }, 'discord reply failed');
+  const report = describeError(error);
+  if (report.kind === 'internal') logger.error({ err: error }, 'discord reply failed');
+  else logger.info({ err: error }, 'reply refused');
   try {
-    await surface.post({ content: `⚠️ ${known ? error.message : GENERIC_FAILURE}` });
+    await surface.post({ content: `⚠️ ${report.message}` });
   } catch (postError) {
     logger.error({ err: postError }, 'could not tell the user that the reply failed');
   }

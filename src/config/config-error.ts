@@ -5,7 +5,7 @@ export class ConfigError extends HeraldError {
   readonly variable: string;
 
   constructor(variable: string, problem: string) {
-    super(`${variable}: ${problem}`, { code: 'config_invalid' });
+    super(`${variable}: ${problem}`, { code: 'config_invalid', kind: 'config' });
     this.variable = variable;
   }
 }

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { HeraldError } from '../errors.ts';
+import { LockBusyError } from '../errors.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Store } from '../store/store.ts';
 
@@ -34,14 +34,6 @@ export interface Ticket {
   take(options?: TakeOptions): Promise<Lease>;
   /** Gives the place up without ever taking the lock. */
   cancel(): void;
-}
-
-export class LockBusyError extends HeraldError {
-  constructor(waitedMs: number) {
-    super(`I'm still busy with earlier messages in this conversation (waited ${Math.round(waitedMs / 1000)} s). Please try again shortly.`, {
-      code: 'busy',
-    });
-  }
 }
 
 /**

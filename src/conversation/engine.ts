@@ -1,24 +1,20 @@
 import type { Config } from '../config/config.ts';
-import { HeraldError, MediaError } from '../errors.ts';
+import { CancelledError, describeError } from '../errors.ts';
 import type { Logger } from '../log/logger.ts';
-import { RateLimitError, ServiceError } from '../service/errors.ts';
 import type { Store } from '../store/store.ts';
 import { builtinTools } from '../tools/builtin-tools.ts';
 import { ToolRegistry } from '../tools/registry.ts';
 import { Admission, emitDenial } from './admission.ts';
-import { answerQuestion } from './answer-question.ts';
-import { buildUserTurn } from './build-user-turn.ts';
-import type { Exchange } from './context-budget.ts';
+import { answerTurn } from './answer-turn.ts';
 import { conversationId, conversationKeyOf } from './conversation-key.ts';
-import { ConversationLocks, LockBusyError, type LockOptions } from './conversation-lock.ts';
+import { ConversationLocks, type LockOptions } from './conversation-lock.ts';
 import { ConversationHistory } from './history.ts';
-import { UNKNOWN_IMAGE_TOKENS, type PrepareAudioFunction, type PrepareImageFunction, type TranscribeFunction } from './media-input.ts';
+import type { PrepareAudioFunction, PrepareImageFunction, TranscribeFunction } from './media-input.ts';
 import { QuotaGuard } from './quotas.ts';
 import { EDIT_WINDOW_MS } from './replacement.ts';
-import { ContextTooLargeError, type ChatFunction } from './reply-loop.ts';
+import type { ChatFunction } from './reply-loop.ts';
 import { ReplyChannel } from './reply-channel.ts';
 import { SettingsStore, type ResolvedSettings } from './settings.ts';
-import { estimateMessageTokens } from './token-estimate.ts';
 import type { TurnContext } from './turn-context.ts';
 import { TurnRegistry, type Turn } from './turn-registry.ts';
 import type {
@@ -109,7 +105,7 @@ export class ConversationEngine {
   handle(message: IncomingMessage, options: HandleOptions = {}): ReplyStream {
     const controller = new AbortController();
     const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
-    const channel = new ReplyChannel(() => controller.abort(new HeraldError('The reply was cancelled.', { code: 'cancelled' })));
+    const channel = new ReplyChannel(() => controller.abort(new CancelledError()));
     const started = performance.now();
     let firstTextMs: number | undefined;
     let outcome: ReplyRecord['outcome'] = 'ok';
@@ -137,7 +133,7 @@ export class ConversationEngine {
         superseded = true;
         outcome = 'cancelled';
         options.onSuperseded?.();
-        controller.abort(new HeraldError('The question was edited.', { code: 'cancelled' }));
+        controller.abort(new CancelledError('The question was edited.'));
       },
     };
     this.#start(turn, entry)
@@ -208,7 +204,11 @@ export class ConversationEngine {
         await this.#history.save(turn.key, history);
       }
       if (denial) emitDenial(turn, denial);
-      else await this.#answer(turn, settings, history);
+      else {
+        const { chat, transcribe, prepareImage, prepareAudio } = this.#deps;
+        const deps = { config: this.#config, logger: this.#logger, now: this.#now, history: this.#history, tools: this.#tools };
+        await answerTurn(turn, settings, history, { ...deps, chat, transcribe, prepareImage, prepareAudio });
+      }
     });
   }
 
@@ -231,36 +231,11 @@ export class ConversationEngine {
     return true;
   }
 
-  async #answer(turn: TurnContext, settings: ResolvedSettings, history: Exchange[]): Promise<void> {
-    const deps = this.#deps;
-    const user = await buildUserTurn(turn, {
-      transcribe: deps.transcribe,
-      prepareImage: deps.prepareImage,
-      prepareAudio: deps.prepareAudio,
-      documentTokens: Math.floor(this.#config.conversation.contextTokens / 2),
-    });
-    const messages = user.kind === 'transcript'
-      ? user.messages
-      : await answerQuestion(turn, user, settings, history, { config: this.#config, logger: this.#logger, now: this.#now, chat: deps.chat, tools: this.#tools });
-    const tokens = messages.reduce((sum, m) => sum + estimateMessageTokens(m, () => UNKNOWN_IMAGE_TOKENS), 0);
-    await this.#history.save(turn.key, [...history, { messages, tokens, at: this.#now().getTime(), messageId: turn.message.messageId }]);
-  }
-
   #errorEvent(error: unknown, signal: AbortSignal, message: IncomingMessage): ReplyEvent {
-    if (signal.aborted) return { type: 'error', code: 'cancelled', message: 'The reply was cancelled.' };
-    if (error instanceof LockBusyError) return { type: 'error', code: 'busy', message: error.message };
-    if (error instanceof ContextTooLargeError) return { type: 'error', code: 'too_long', message: error.message };
-    if (error instanceof MediaError) return { type: 'error', code: 'media', message: error.message };
-    if (error instanceof ServiceError) {
-      this.#logger.warn({ err: error, platform: message.platform, channel: message.channelId }, 'service request failed');
-      return {
-        type: 'error',
-        code: 'service',
-        message: error.message,
-        ...(error instanceof RateLimitError && error.retryAfterMs !== undefined && { retryAfterMs: error.retryAfterMs }),
-      };
-    }
-    this.#logger.error({ err: error, platform: message.platform, channel: message.channelId }, 'reply failed');
-    return { type: 'error', code: 'internal', message: 'Sorry — something went wrong while answering. Please try again.' };
+    const report = describeError(signal.aborted ? new CancelledError() : error);
+    const where = { err: error, platform: message.platform, channel: message.channelId };
+    if (report.kind === 'internal') this.#logger.error(where, 'reply failed');
+    else if (report.kind === 'service') this.#logger.warn(where, 'service request failed');
+    return { type: 'error', code: report.kind, message: report.message, ...(report.retryAfterMs !== undefined && { retryAfterMs: report.retryAfterMs }) };
   }
 }

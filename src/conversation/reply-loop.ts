@@ -1,6 +1,6 @@
 import type { ChatInput } from '../capabilities/chat.ts';
 import type { WebSearchMode } from '../config/config.ts';
-import { HeraldError } from '../errors.ts';
+import { ContextTooLargeError } from '../errors.ts';
 import type { ChatMessage, ChatStream, FunctionTool, ToolCall } from '../service/types.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import type { ToolContext } from '../tools/types.ts';
@@ -38,16 +38,6 @@ export interface ReplyLoopResult {
   /** The user's turn and every message that answered it, ready to store. */
   messages: ChatMessage[];
   answer: string;
-}
-
-export class ContextTooLargeError extends HeraldError {
-  constructor(tokens: number, budget: number) {
-    super(
-      `That is too much for me to read at once (about ${tokens.toLocaleString('en-US')} tokens; my limit is ${budget.toLocaleString('en-US')}). ` +
-        'Please shorten it or split it into parts.',
-      { code: 'too_long' },
-    );
-  }
 }
 
 /**

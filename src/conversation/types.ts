@@ -1,4 +1,5 @@
 import type { WebSearchMode } from '../config/config.ts';
+import type { ErrorKind } from '../errors.ts';
 import type { Citation, Usage } from '../service/types.ts';
 import type { RecentMessage } from '../tools/types.ts';
 
@@ -162,16 +163,6 @@ export type StatusPhase = 'queued' | 'thinking' | 'searching' | 'reading' | 'loo
 
 export type NoticeCode = 'history_trimmed' | 'tool_rounds_exhausted' | 'file_skipped' | 'file_truncated';
 
-export type ReplyErrorCode =
-  | 'rate_limited'
-  | 'daily_budget'
-  | 'busy'
-  | 'too_long'
-  | 'media'
-  | 'service'
-  | 'cancelled'
-  | 'internal';
-
 export type ReplyEvent =
   /**
    * First event of a reply given `replaces`: whether the edit replaced the exchange. When it did, the old exchange is
@@ -189,7 +180,7 @@ export type ReplyEvent =
   | { type: 'attachment'; name: string; mime: string; data: Buffer }
   | { type: 'notice'; code: NoticeCode; text: string }
   /** A message fit to show the user; `retryAfterMs` when trying later will help. */
-  | { type: 'error'; code: ReplyErrorCode; message: string; retryAfterMs?: number }
+  | { type: 'error'; code: ErrorKind; message: string; retryAfterMs?: number }
   /** Always the last event, exactly once. */
   | { type: 'done'; usage: ReplyUsage };
 
@@ -199,7 +190,7 @@ export type ReplyCapability = 'chat' | 'describe' | 'transcribe';
 export interface ReplyRecord {
   platform: string;
   capability: ReplyCapability;
-  outcome: 'ok' | ReplyErrorCode;
+  outcome: 'ok' | ErrorKind;
   /** Time from the call to the first text (or transcript); absent when none came. */
   firstTextMs?: number;
   durationMs: number;

@@ -21,6 +21,8 @@ export interface ServiceErrorOptions {
   /** The service's own error code (`error.code` in an OpenAI-style body), when it sent one. */
   serviceCode?: string;
   requestId?: string;
+  /** When the service said how long to wait before trying again. */
+  retryAfterMs?: number;
   cause?: unknown;
 }
 
@@ -36,7 +38,8 @@ export class ServiceError extends HeraldError {
   readonly requestId: string | undefined;
 
   constructor(message: string, options: ServiceErrorOptions = {}) {
-    super(message, { code: options.code ?? 'service_error', cause: options.cause });
+    const code = options.code ?? 'service_error';
+    super(message, { code, kind: code === 'aborted' ? 'cancelled' : 'service', retryAfterMs: options.retryAfterMs, cause: options.cause });
     this.status = options.status;
     this.type = options.type;
     this.serviceCode = options.serviceCode;
@@ -53,11 +56,8 @@ export class AuthenticationError extends ServiceError {
 
 /** 429, after the retries allowed; `retryAfterMs` says when the service will accept again, if it said. */
 export class RateLimitError extends ServiceError {
-  readonly retryAfterMs: number | undefined;
-
-  constructor(message: string, options: ServiceErrorOptions & { retryAfterMs?: number } = {}) {
+  constructor(message: string, options: ServiceErrorOptions = {}) {
     super(message, { ...options, code: 'rate_limited' });
-    this.retryAfterMs = options.retryAfterMs;
   }
 }
 

@@ -1,3 +1,5 @@
+import { HeraldError } from '../errors.ts';
+
 /**
  * What a platform offers to show a growing answer. Adapters implement it; the core's renderer drives it.
  * - `edit` surfaces post a message and replace its whole text as the answer grows (Discord, Slack's chat.update).
@@ -21,13 +23,12 @@ export interface ReplySurface {
  * Thrown by a surface when the platform says a message of the reply no longer exists (someone deleted it). The
  * renderer stops the reply on it instead of reporting a failure: nobody is left to read the rest.
  */
-export class MessageGoneError extends Error {
+export class MessageGoneError extends HeraldError {
   /** The surface's handle of the deleted message, when known. */
   readonly handle: string | undefined;
 
   constructor(handle?: string, options?: { cause?: unknown }) {
-    super('The message was deleted.', options);
-    this.name = 'MessageGoneError';
+    super('The message was deleted.', { code: 'message_gone', kind: 'gone', cause: options?.cause });
     this.handle = handle;
   }
 }

@@ -1,3 +1,5 @@
+import { HeraldError } from '../errors.ts';
+
 /**
  * A small arithmetic evaluator for the `calculate` tool. It reads the expression with its own tokenizer and
  * recursive-descent parser and computes the value directly: no eval, no Function, no property lookup on
@@ -11,13 +13,12 @@
  *   primary    := number | constant | function '(' expression (',' expression)* ')' | '(' expression ')'
  */
 
-export class CalculatorError extends Error {
+export class CalculatorError extends HeraldError {
   /** 0-based character position the problem was found at. */
   readonly position: number;
 
   constructor(message: string, position: number) {
-    super(message);
-    this.name = 'CalculatorError';
+    super(message, { code: 'bad_expression', kind: 'invalid_input' });
     this.position = position;
   }
 }

@@ -17,6 +17,6 @@ export class VoiceError extends HeraldError {
   declare readonly code: VoiceErrorCode;
 
   constructor(message: string, options: { code: VoiceErrorCode; cause?: unknown }) {
-    super(message, options);
+    super(message, { ...options, kind: 'voice' });
   }
 }

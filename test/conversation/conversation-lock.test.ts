@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConversationLocks, LockBusyError } from '../../src/conversation/conversation-lock.ts';
+import { ConversationLocks } from '../../src/conversation/conversation-lock.ts';
+import { LockBusyError } from '../../src/errors.ts';
 import type { Store } from '../../src/store/store.ts';
 import { removeTempDirs, storeBackends, uniqueKey } from '../store/backends.ts';
 import { silentLogger } from './fake-adapter.ts';

@@ -438,7 +438,7 @@ describe('ConversationEngine: failures and cancellation', () => {
       throw new TypeError('cannot read properties of undefined');
     });
     const reply = await adapter.send('hi');
-    expect(reply.error).toMatchObject({ code: 'internal', message: 'Sorry — something went wrong while answering. Please try again.' });
+    expect(reply.error).toMatchObject({ code: 'internal', message: 'Something went wrong while answering; please try again.' });
   });
 
   it('cancels the service request when the adapter stops reading, and frees the conversation', async () => {

@@ -3,23 +3,35 @@ import type { Logger } from '../log/logger.ts';
 import type { ChatMessage } from '../service/types.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import type { ToolContext } from '../tools/types.ts';
-import type { UserTurn } from './build-user-turn.ts';
+import { buildUserTurn, type UserTurn, type UserTurnDeps } from './build-user-turn.ts';
 import type { Exchange } from './context-budget.ts';
+import type { ConversationHistory } from './history.ts';
+import { UNKNOWN_IMAGE_TOKENS } from './media-input.ts';
 import { runReplyLoop, type ChatFunction } from './reply-loop.ts';
 import type { ResolvedSettings } from './settings.ts';
 import { buildSystemPrompt } from './system-prompt.ts';
+import { estimateMessageTokens } from './token-estimate.ts';
 import type { TurnContext } from './turn-context.ts';
 
-export interface AnswerDeps {
+export interface AnswerDeps extends Omit<UserTurnDeps, 'documentTokens'> {
   config: Config;
   logger: Logger;
   now: () => Date;
   chat: ChatFunction;
   tools: ToolRegistry;
+  history: ConversationHistory;
 }
 
-/** Answers a user turn through the reply loop; returns the exchange to store (the user's part as `stored`). */
-export async function answerQuestion(
+/** Answers an admitted turn, holding its conversation's lock, and adds the exchange to the history it was given. */
+export async function answerTurn(turn: TurnContext, settings: ResolvedSettings, history: readonly Exchange[], deps: AnswerDeps): Promise<void> {
+  const user = await buildUserTurn(turn, { ...deps, documentTokens: Math.floor(deps.config.conversation.contextTokens / 2) });
+  const messages = user.kind === 'transcript' ? user.messages : await askModel(turn, user, settings, history, deps);
+  const tokens = messages.reduce((sum, m) => sum + estimateMessageTokens(m, () => UNKNOWN_IMAGE_TOKENS), 0);
+  await deps.history.save(turn.key, [...history, { messages, tokens, at: deps.now().getTime(), messageId: turn.message.messageId }]);
+}
+
+/** Answers a question through the reply loop; returns the exchange to store (the user's part as `stored`). */
+async function askModel(
   turn: TurnContext,
   user: UserTurn,
   settings: ResolvedSettings,
