@@ -1,11 +1,12 @@
 import type { ChatInput } from '../capabilities/chat.ts';
 import type { WebSearchMode } from '../config/config.ts';
 import { ContextTooLargeError } from '../errors.ts';
+import { MarkerRewriter } from '../service/citations.ts';
 import type { ChatMessage, ChatStream, FunctionTool, ToolCall } from '../service/types.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import type { ToolContext } from '../tools/types.ts';
-import { CitationBook, MarkerRewriter } from './citation-book.ts';
 import { fitContext, type Exchange } from './context-budget.ts';
+import { ReplyCitations } from './reply-citations.ts';
 import { estimateMessageTokens, estimateTextTokens } from './token-estimate.ts';
 import type { ReplyEvent, ReplyUsage } from './types.ts';
 import { addUsage } from './usage-meter.ts';
@@ -50,7 +51,7 @@ export interface ReplyLoopResult {
 export async function runReplyLoop(input: ReplyLoopInput): Promise<ReplyLoopResult> {
   const { emit, signal } = input;
   const current: ChatMessage[] = [input.user];
-  const book = new CitationBook();
+  const sources = new ReplyCitations();
   const systemTokens = estimateTextTokens(input.system) + 4;
   let currentTokens = estimateMessageTokens(input.user, input.imageTokens);
   let announcedTrim = false;
@@ -69,7 +70,7 @@ export async function runReplyLoop(input: ReplyLoopInput): Promise<ReplyLoopResu
     } else emit({ type: 'status', phase: 'thinking', text: 'thinking…' });
 
     const tools = lastRound ? [] : input.tools;
-    const response = await streamRound(input, book, {
+    const response = await streamRound(input, sources, {
       messages: fit.messages,
       system,
       thinking: input.thinking,
@@ -115,7 +116,7 @@ interface RoundResponse {
   calls: ToolCall[];
 }
 
-async function streamRound(input: ReplyLoopInput, book: CitationBook, request: ChatInput): Promise<RoundResponse> {
+async function streamRound(input: ReplyLoopInput, sources: ReplyCitations, request: ChatInput): Promise<RoundResponse> {
   const { emit } = input;
   const stream = input.chat(request);
   let content = '';
@@ -137,9 +138,9 @@ async function streamRound(input: ReplyLoopInput, book: CitationBook, request: C
         emit({ type: 'reasoning', delta: delta.text });
         break;
       case 'citations': {
-        const map = book.add(delta.citations);
-        if (map) rewriter = new MarkerRewriter(map);
-        emit({ type: 'citations', citations: book.citations });
+        const remap = sources.add(delta.citations);
+        if (remap) rewriter = new MarkerRewriter(remap);
+        emit({ type: 'citations', citations: sources.list });
         break;
       }
       case 'tool_calls':

@@ -88,36 +88,36 @@ const PARTIAL_MARKER = /^\[[\d,\s]*$/;
 
 /** Applies `remapCitationMarkers` to streamed text, holding back a marker cut between two deltas. */
 export class MarkerRewriter {
-  private readonly remap: readonly number[];
-  private held = '';
+  readonly #remap: readonly number[];
+  #held = '';
   /** The character before a marker matters (see MARKER), so each piece is rewritten after the previous one's last. */
-  private last = '';
+  #last = '';
 
   constructor(remap: readonly number[]) {
-    this.remap = remap;
+    this.#remap = remap;
   }
 
   push(chunk: string): string {
-    let s = this.held === '' ? chunk : this.held + chunk;
-    this.held = '';
+    let s = this.#held + chunk;
+    this.#held = '';
     const open = s.lastIndexOf('[');
     if (open !== -1 && s.length - open <= MAX_HELD && PARTIAL_MARKER.test(s.slice(open))) {
-      this.held = s.slice(open);
+      this.#held = s.slice(open);
       s = s.slice(0, open);
     }
-    return this.rewrite(s);
+    return this.#rewrite(s);
   }
 
   flush(): string {
-    const rest = this.rewrite(this.held);
-    this.held = '';
+    const rest = this.#rewrite(this.#held);
+    this.#held = '';
     return rest;
   }
 
-  private rewrite(s: string): string {
+  #rewrite(s: string): string {
     if (s === '') return s;
-    const out = remapCitationMarkers(this.last + s, this.remap).slice(this.last.length);
-    this.last = s[s.length - 1]!;
+    const out = remapCitationMarkers(this.#last + s, this.#remap).slice(this.#last.length);
+    this.#last = s[s.length - 1]!;
     return out;
   }
 }

@@ -174,6 +174,21 @@ describe('ConversationEngine: settings, thinking and search', () => {
     expect(reply.citations.map((c) => `${c.index} ${c.url}`)).toEqual(['1 https://a.example', '2 https://b.example']);
     expect(reply.text).toBe('B says [2], A says [1].');
   });
+
+  it('in a later round renumbers grouped markers, also split across deltas, and leaves code such as items[1] alone', async () => {
+    const { adapter } = setup([
+      { citations: [{ index: 1, url: 'https://a.example', title: 'A' }], calls: [toolCall('c1', 'calculate', { expression: '1+1' })] },
+      {
+        citations: [
+          { index: 1, url: 'https://b.example', title: 'B' },
+          { index: 2, url: 'https://a.example', title: 'A' },
+        ],
+        text: ['Both agree [2,', ' 1]. Read `items[1]` and f(x)[2] [', '1].'],
+      },
+    ]);
+    const reply = await adapter.send('search and calculate');
+    expect(reply.text).toBe('Both agree [1, 2]. Read `items[1]` and f(x)[2] [2].');
+  });
 });
 
 describe('ConversationEngine: tools', () => {
