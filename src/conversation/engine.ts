@@ -79,7 +79,9 @@ export class ConversationEngine {
     this.#now = deps.now ?? (() => new Date());
     this.#tools = deps.tools ?? new ToolRegistry(builtinTools);
     const { conversation, timezone } = deps.config;
-    this.#history = new ConversationHistory(deps.store, { ttlMs: conversation.historyTtlSeconds * 1000, budgetTokens: conversation.contextTokens });
+    const locks = new ConversationLocks(deps.store, deps.logger, deps.lock);
+    const ttlMs = conversation.historyTtlSeconds * 1000;
+    this.#history = new ConversationHistory(deps.store, { ttlMs, budgetTokens: conversation.contextTokens, locks, now: () => this.#now().getTime() });
     this.#settings = new SettingsStore(deps.store);
     this.#ledger = new UsageLedger(deps.store, timezone);
     this.#admission = new Admission({
@@ -88,7 +90,7 @@ export class ConversationEngine {
       now: this.#now,
       settings: this.#settings,
       quotas: new QuotaGuard(deps.store, this.#ledger, deps.config.quotas, timezone),
-      locks: new ConversationLocks(deps.store, deps.logger, deps.lock),
+      locks,
       ledger: this.#ledger,
     });
   }
@@ -157,7 +159,7 @@ export class ConversationEngine {
     return channel;
   }
 
-  /** Forgets a conversation's history. */
+  /** Forgets a conversation's history; a channel's with its threads and reply chains. */
   reset(key: ConversationKey): Promise<boolean> {
     return this.#history.reset(key);
   }

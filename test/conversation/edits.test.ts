@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { collectReply, type CollectedReply } from '../../src/conversation/collect-reply.ts';
 import { conversationKeyOf } from '../../src/conversation/conversation-key.ts';
 import { createEngine, type EngineHandle } from '../../src/conversation/create-engine.ts';
+import { ConversationLocks } from '../../src/conversation/conversation-lock.ts';
 import { ConversationHistory } from '../../src/conversation/history.ts';
 import { EDIT_WINDOW_MS } from '../../src/conversation/replacement.ts';
 import type { IncomingMessage, ReplyEvent } from '../../src/conversation/types.ts';
@@ -150,7 +151,8 @@ it('an edit is a new request: over the quota it is refused, and the old exchange
   expect(refused.error?.code).toBe('rate_limited');
   expect(refused.text).toBe('');
   expect(chatRequests()).toHaveLength(2);
-  const history = new ConversationHistory(handle!.store, { ttlMs: 60_000, budgetTokens: 100_000 });
+  const locks = new ConversationLocks(handle!.store, silentLogger);
+  const history = new ConversationHistory(handle!.store, { ttlMs: 60_000, budgetTokens: 100_000, locks });
   const kept = await history.load(conversationKeyOf(question));
   expect(kept.map((e) => e.messages[0]!.content)).toEqual(['[Alice]: one']);
 });

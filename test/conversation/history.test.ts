@@ -1,17 +1,20 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Exchange } from '../../src/conversation/context-budget.ts';
+import { ConversationLocks } from '../../src/conversation/conversation-lock.ts';
 import { ConversationHistory } from '../../src/conversation/history.ts';
 import { MemoryStore } from '../../src/store/memory-store.ts';
 
 const key = { platform: 'test', workspaceId: 'g', channelId: 'c', threadId: 't' };
 const exchange = (text: string, tokens: number): Exchange => ({ messages: [{ role: 'user', content: text }], tokens, at: 0 });
 const store = new MemoryStore();
+const locks = new ConversationLocks(store, pino({ level: 'silent' }));
 afterEach(() => store.keyv.clear());
 
 describe('ConversationHistory', () => {
   it('forgets a conversation once its TTL passes without a new message', async () => {
-    const history = new ConversationHistory(store, { ttlMs: 80, budgetTokens: 1000 });
+    const history = new ConversationHistory(store, { ttlMs: 80, budgetTokens: 1000, locks });
     await history.save(key, [exchange('hi', 5)]);
     await sleep(50);
     await history.save(key, [...(await history.load(key)), exchange('again', 5)]);
@@ -22,17 +25,32 @@ describe('ConversationHistory', () => {
   });
 
   it('stores only what could still be sent within the context budget', async () => {
-    const history = new ConversationHistory(store, { ttlMs: 60_000, budgetTokens: 100 });
+    const history = new ConversationHistory(store, { ttlMs: 60_000, budgetTokens: 100, locks });
     await history.save(key, [exchange('old', 60), exchange('mid', 30), exchange('new', 30)]);
     expect((await history.load(key)).map((e) => e.messages[0]!.content)).toEqual(['mid', 'new']);
   });
 
   it('keeps conversations apart, down to the thread', async () => {
-    const history = new ConversationHistory(store, { ttlMs: 60_000, budgetTokens: 100 });
+    const history = new ConversationHistory(store, { ttlMs: 60_000, budgetTokens: 100, locks });
     await history.save(key, [exchange('in thread', 1)]);
     expect(await history.load({ ...key, threadId: undefined })).toEqual([]);
     expect(await history.load({ ...key, channelId: 'c:t', threadId: undefined })).toEqual([]);
     expect(await history.reset(key)).toBe(true);
     expect(await history.load(key)).toEqual([]);
+  });
+
+  it('forgets a channel together with its threads and reply chains, and a thread alone', async () => {
+    const history = new ConversationHistory(store, { ttlMs: 60_000, budgetTokens: 100, locks });
+    const channel = { platform: 'test', workspaceId: 'g', channelId: 'c' };
+    const chains = ['root-1', 'root-2', 'root-3'].map((threadId) => ({ ...channel, threadId }));
+    await Promise.all(chains.map((chain) => history.save(chain, [exchange('in a chain', 1)])));
+    await history.save({ ...channel, channelId: 'elsewhere', threadId: 'root-9' }, [exchange('another channel', 1)]);
+
+    expect(await history.reset(chains[0]!)).toBe(true);
+    expect(await history.load(chains[1]!)).not.toEqual([]);
+    expect(await history.reset(channel)).toBe(true);
+    for (const chain of chains) expect(await history.load(chain)).toEqual([]);
+    expect(await history.load({ ...channel, channelId: 'elsewhere', threadId: 'root-9' })).not.toEqual([]);
+    expect(await history.reset(channel)).toBe(false);
   });
 });
