@@ -9,7 +9,7 @@ import { collectReply } from '../src/conversation/collect-reply.ts';
 import { ConversationEngine } from '../src/conversation/engine.ts';
 import type { IncomingMessage } from '../src/conversation/types.ts';
 import type { ChatDelta, ChatStream, Usage } from '../src/service/types.ts';
-import { emptyUsage } from '../src/service/usage.ts';
+import { emptyServiceUsage } from '../src/service/usage.ts';
 import { MemoryStore } from '../src/store/memory-store.ts';
 import { SqliteStore } from '../src/store/sqlite-store.ts';
 import type { Store } from '../src/store/store.ts';
@@ -22,7 +22,7 @@ const ANSWER =
   'A well-fed starter survives two weeks in the fridge; when you are back, discard half and feed it twice a day ' +
   'for a day or two until it doubles reliably again. For longer trips, dry a thin layer on baking paper.';
 
-const usage: Usage = { ...emptyUsage(), promptTokens: 120, completionTokens: 80, totalTokens: 200 };
+const usage: Usage = { ...emptyServiceUsage(), promptTokens: 120, completionTokens: 80, totalTokens: 200 };
 
 /** A service that answers instantly in-process: what remains is the engine's own work. */
 function instantChat(input: ChatInput): ChatStream {

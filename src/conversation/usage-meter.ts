@@ -1,5 +1,5 @@
 import type { Usage } from '../service/types.ts';
-import { emptyUsage as emptyServiceUsage } from '../service/usage.ts';
+import { emptyServiceUsage } from '../service/usage.ts';
 import type { ReplyUsage } from './types.ts';
 
 export function emptyUsage(): ReplyUsage {

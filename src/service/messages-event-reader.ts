@@ -28,13 +28,13 @@ interface MessagesEvent {
 export class MessagesEventReader {
   model = '';
   done = false;
-  private readonly secrets: readonly string[];
-  private readonly tools = new ToolCallAssembler();
-  private usage: Usage | undefined;
-  private finishReason: string | null = null;
+  readonly #secrets: readonly string[];
+  readonly #tools = new ToolCallAssembler();
+  #usage: Usage | undefined;
+  #finishReason: string | null = null;
 
   constructor(secrets: readonly string[]) {
-    this.secrets = secrets;
+    this.#secrets = secrets;
   }
 
   read(eventName: string | undefined, data: string, out: ChatDelta[], requestId?: string): void {
@@ -48,14 +48,14 @@ export class MessagesEventReader {
     switch (event?.type ?? eventName) {
       case 'message_start':
         if (typeof event.message?.model === 'string') this.model = event.message.model;
-        this.usage = usageFromMessages(event.message?.usage, this.usage);
+        this.#usage = usageFromMessages(event.message?.usage, this.#usage);
         break;
       case 'content_block_start': {
         const block = event.content_block;
         const index = event.index ?? 0;
         if (block?.type === 'tool_use') {
           const input = block.input && typeof block.input === 'object' && Object.keys(block.input).length > 0 ? JSON.stringify(block.input) : '';
-          this.tools.start(index, block.id ?? '', block.name ?? '', input);
+          this.#tools.start(index, block.id ?? '', block.name ?? '', input);
         } else if (block?.type === 'text' && typeof block.text === 'string' && block.text !== '') {
           out.push({ type: 'content', text: block.text });
         } else if (block?.type === 'thinking' && typeof block.thinking === 'string' && block.thinking !== '') {
@@ -70,19 +70,19 @@ export class MessagesEventReader {
         } else if (delta?.type === 'thinking_delta' && typeof delta.thinking === 'string' && delta.thinking !== '') {
           out.push({ type: 'reasoning', text: delta.thinking });
         } else if (delta?.type === 'input_json_delta' && typeof delta.partial_json === 'string') {
-          this.tools.appendArguments(event.index ?? 0, delta.partial_json);
+          this.#tools.appendArguments(event.index ?? 0, delta.partial_json);
         }
         break;
       }
       case 'message_delta':
-        if (event.delta?.stop_reason !== undefined) this.finishReason = finishFromStopReason(event.delta.stop_reason);
-        if (event.usage) this.usage = usageFromMessages(event.usage, this.usage);
+        if (event.delta?.stop_reason !== undefined) this.#finishReason = finishFromStopReason(event.delta.stop_reason);
+        if (event.usage) this.#usage = usageFromMessages(event.usage, this.#usage);
         break;
       case 'message_stop':
         this.done = true;
         break;
       case 'error':
-        throw errorFromStreamPayload(event, this.secrets, requestId);
+        throw errorFromStreamPayload(event, this.#secrets, requestId);
       default:
         // ping, content_block_stop, signature deltas and future event types carry nothing to show.
         break;
@@ -90,8 +90,8 @@ export class MessagesEventReader {
   }
 
   end(out: ChatDelta[]): void {
-    if (this.tools.size > 0) out.push({ type: 'tool_calls', calls: this.tools.take() });
-    if (this.usage) out.push({ type: 'usage', usage: this.usage });
-    out.push({ type: 'finish', reason: this.finishReason });
+    if (this.#tools.size > 0) out.push({ type: 'tool_calls', calls: this.#tools.take() });
+    if (this.#usage) out.push({ type: 'usage', usage: this.#usage });
+    out.push({ type: 'finish', reason: this.#finishReason });
   }
 }

@@ -3,56 +3,56 @@ import { errorFromStreamPayload } from './error-response.ts';
 import { ResponseFormatError } from './errors.ts';
 import { finishFromStopReason } from './messages-event-reader.ts';
 import type { ChatDelta, ChatResult, Citation, ToolCall, Usage } from './types.ts';
-import { emptyUsage, usageFromChat, usageFromMessages } from './usage.ts';
+import { emptyServiceUsage, usageFromChat, usageFromMessages } from './usage.ts';
 
 /** Folds a stream's deltas into the ChatResult the non-streamed call would have returned. */
 export class ResultCollector {
-  private readonly content: string[] = [];
-  private readonly reasoning: string[] = [];
-  private readonly audio: Buffer[] = [];
-  private toolCalls: ToolCall[] = [];
-  private citations: Citation[] = [];
-  private usage: Usage = emptyUsage();
-  private finishReason: string | null = null;
+  readonly #content: string[] = [];
+  readonly #reasoning: string[] = [];
+  readonly #audio: Buffer[] = [];
+  #toolCalls: ToolCall[] = [];
+  #citations: Citation[] = [];
+  #usage: Usage = emptyServiceUsage();
+  #finishReason: string | null = null;
 
   add(delta: ChatDelta): void {
     switch (delta.type) {
       case 'content':
-        this.content.push(delta.text);
+        this.#content.push(delta.text);
         break;
       case 'reasoning':
-        this.reasoning.push(delta.text);
+        this.#reasoning.push(delta.text);
         break;
       case 'tool_calls':
-        this.toolCalls = this.toolCalls.concat(delta.calls);
+        this.#toolCalls = this.#toolCalls.concat(delta.calls);
         break;
       case 'citations':
-        this.citations = delta.citations;
+        this.#citations = delta.citations;
         break;
       case 'audio':
-        this.audio.push(delta.data);
+        this.#audio.push(delta.data);
         break;
       case 'usage':
-        this.usage = delta.usage;
+        this.#usage = delta.usage;
         break;
       case 'finish':
-        this.finishReason = delta.reason;
+        this.#finishReason = delta.reason;
         break;
     }
   }
 
   result(model: string, requestId: string | undefined): ChatResult {
     const result: ChatResult = {
-      content: this.content.join(''),
-      reasoning: this.reasoning.join(''),
-      toolCalls: this.toolCalls,
-      citations: this.citations,
-      usage: this.usage,
-      finishReason: this.finishReason,
+      content: this.#content.join(''),
+      reasoning: this.#reasoning.join(''),
+      toolCalls: this.#toolCalls,
+      citations: this.#citations,
+      usage: this.#usage,
+      finishReason: this.#finishReason,
       model,
       requestId,
     };
-    if (this.audio.length > 0) result.audio = Buffer.concat(this.audio);
+    if (this.#audio.length > 0) result.audio = Buffer.concat(this.#audio);
     return result;
   }
 }

@@ -9,19 +9,19 @@ const STREAM = { stream: true } as const;
  * the parser keeps a line cut between them; CRLF, CR and `:` comments are handled by the parser.
  */
 export class SseDecoder {
-  private readonly decoder = new TextDecoder('utf-8');
-  private readonly parser: EventSourceParser;
+  readonly #decoder = new TextDecoder('utf-8');
+  readonly #parser: EventSourceParser;
 
   constructor(onEvent: SseHandler) {
-    this.parser = createParser({ onEvent: (message) => onEvent(message.event, message.data) });
+    this.#parser = createParser({ onEvent: (message) => onEvent(message.event, message.data) });
   }
 
   push(bytes: Uint8Array): void {
-    this.parser.feed(this.decoder.decode(bytes, STREAM));
+    this.#parser.feed(this.#decoder.decode(bytes, STREAM));
   }
 
   /** At a clean end of the body: an event the server did not close with a blank line still counts. */
   end(): void {
-    this.parser.feed(`${this.decoder.decode()}\n\n`);
+    this.#parser.feed(`${this.#decoder.decode()}\n\n`);
   }
 }

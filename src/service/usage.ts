@@ -1,6 +1,6 @@
 import type { Usage } from './types.ts';
 
-export function emptyUsage(): Usage {
+export function emptyServiceUsage(): Usage {
   return {
     promptTokens: 0,
     completionTokens: 0,
@@ -51,7 +51,7 @@ export function usageFromChat(raw: unknown): Usage {
  */
 export function usageFromMessages(raw: unknown, base?: Usage): Usage {
   const u = obj(raw);
-  const usage = base ? { ...base, webSearch: { ...base.webSearch } } : emptyUsage();
+  const usage = base ? { ...base, webSearch: { ...base.webSearch } } : emptyServiceUsage();
   if (typeof u?.input_tokens === 'number') {
     usage.cachedTokens = num(u.cache_read_input_tokens);
     usage.promptTokens = u.input_tokens + usage.cachedTokens + num(u.cache_creation_input_tokens);

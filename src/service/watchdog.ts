@@ -7,46 +7,46 @@ import type { TimeoutPhase } from './errors.ts';
  * flag; the timer re-arms itself for the time left instead of being reset on every chunk.
  */
 export class Watchdog {
-  private readonly onExpire: (phase: TimeoutPhase, limitMs: number) => void;
-  private phase: TimeoutPhase = 'first_byte';
-  private limitMs = 0;
-  private since = 0;
-  private waiting = false;
-  private timer: NodeJS.Timeout | undefined;
+  readonly #onExpire: (phase: TimeoutPhase, limitMs: number) => void;
+  #phase: TimeoutPhase = 'first_byte';
+  #limitMs = 0;
+  #since = 0;
+  #waiting = false;
+  #timer: NodeJS.Timeout | undefined;
 
   constructor(onExpire: (phase: TimeoutPhase, limitMs: number) => void) {
-    this.onExpire = onExpire;
+    this.#onExpire = onExpire;
   }
 
   arm(phase: TimeoutPhase, limitMs: number): void {
-    this.phase = phase;
-    this.limitMs = limitMs;
+    this.#phase = phase;
+    this.#limitMs = limitMs;
     this.wait();
-    clearTimeout(this.timer);
-    this.timer = setTimeout(this.check, limitMs);
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(this.#check, limitMs);
   }
 
   wait(): void {
-    this.since = performance.now();
-    this.waiting = true;
+    this.#since = performance.now();
+    this.#waiting = true;
   }
 
   hold(): void {
-    this.waiting = false;
+    this.#waiting = false;
   }
 
   stop(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
   }
 
-  private readonly check = (): void => {
-    const quiet = this.waiting ? performance.now() - this.since : 0;
-    if (quiet >= this.limitMs) {
-      this.timer = undefined;
-      this.onExpire(this.phase, this.limitMs);
+  readonly #check = (): void => {
+    const quiet = this.#waiting ? performance.now() - this.#since : 0;
+    if (quiet >= this.#limitMs) {
+      this.#timer = undefined;
+      this.#onExpire(this.#phase, this.#limitMs);
     } else {
-      this.timer = setTimeout(this.check, this.limitMs - quiet);
+      this.#timer = setTimeout(this.#check, this.#limitMs - quiet);
     }
   };
 }

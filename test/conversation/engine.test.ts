@@ -5,7 +5,7 @@ import type { Env } from '../../src/config/config.ts';
 import { collectReply } from '../../src/conversation/collect-reply.ts';
 import { ConversationEngine, type EngineDeps } from '../../src/conversation/engine.ts';
 import { ServerError } from '../../src/service/errors.ts';
-import { emptyUsage } from '../../src/service/usage.ts';
+import { emptyServiceUsage } from '../../src/service/usage.ts';
 import { MemoryStore } from '../../src/store/memory-store.ts';
 import type { Store } from '../../src/store/store.ts';
 import { builtinTools } from '../../src/tools/builtin-tools.ts';
@@ -343,7 +343,7 @@ describe('ConversationEngine: images and audio', () => {
       }),
       transcribe: async ({ audio }) => {
         transcribed.push(audio.data.toString());
-        return { text: audio.data.toString() === 'part1' ? 'remind me' : 'to buy milk', usage: { ...emptyUsage(), audioSeconds: 35, audioTokens: 875 } };
+        return { text: audio.data.toString() === 'part1' ? 'remind me' : 'to buy milk', usage: { ...emptyServiceUsage(), audioSeconds: 35, audioTokens: 875 } };
       },
     });
     const reply = await adapter.send('', { audio: [{ name: 'voice.ogg', data: new Uint8Array([9]), isVoiceMessage: true }] });
@@ -357,7 +357,7 @@ describe('ConversationEngine: images and audio', () => {
 
   it('only transcribes an audio file sent without a question, and remembers the transcript', async () => {
     const { adapter, requests } = setup([{ text: 'It was about milk.' }], {}, {
-      transcribe: async () => ({ text: 'Meeting notes: buy milk.', usage: emptyUsage() }),
+      transcribe: async () => ({ text: 'Meeting notes: buy milk.', usage: emptyServiceUsage() }),
     });
     const reply = await adapter.send('', { audio: [{ name: 'meeting.mp3', mime: 'audio/mpeg', data: new Uint8Array([1]), isVoiceMessage: false }] });
     expect(reply.transcripts).toEqual([{ name: 'meeting.mp3', text: 'Meeting notes: buy milk.' }]);
@@ -371,7 +371,7 @@ describe('ConversationEngine: images and audio', () => {
   });
 
   it('explains audio it cannot read', async () => {
-    const { adapter } = setup([], {}, { transcribe: async () => ({ text: 'x', usage: emptyUsage() }) });
+    const { adapter } = setup([], {}, { transcribe: async () => ({ text: 'x', usage: emptyServiceUsage() }) });
     const reply = await adapter.send('', { audio: [{ name: 'clip.m4a', mime: 'audio/mp4', data: new Uint8Array([1]), isVoiceMessage: true }] });
     expect(reply.error).toMatchObject({ code: 'media', message: 'I can only read WAV and MP3 recordings here, not "clip.m4a".' });
   });

@@ -1,9 +1,9 @@
 import type { ChatInput } from '../../src/capabilities/chat.ts';
-import { emptyUsage } from '../../src/service/usage.ts';
+import { emptyServiceUsage } from '../../src/service/usage.ts';
 import type { ChatDelta, ChatResult, ChatStream, Citation, ToolCall, Usage } from '../../src/service/types.ts';
 
 export function usageOf(partial: Partial<Usage> = {}): Usage {
-  return { ...emptyUsage(), promptTokens: 10, completionTokens: 5, totalTokens: 15, ...partial };
+  return { ...emptyServiceUsage(), promptTokens: 10, completionTokens: 5, totalTokens: 15, ...partial };
 }
 
 export interface ScriptedAnswer {
