@@ -5,7 +5,7 @@ import type { Store } from '../store/store.ts';
 import { builtinTools } from '../tools/builtin-tools.ts';
 import { ToolRegistry } from '../tools/registry.ts';
 import { Admission, emitDenial } from './admission.ts';
-import { answerTurn } from './answer-turn.ts';
+import { answerTurn, type AnswerDeps } from './answer-turn.ts';
 import { conversationId, conversationKeyOf } from './conversation-key.ts';
 import { ConversationLocks, type LockOptions } from './conversation-lock.ts';
 import { ConversationHistory } from './history.ts';
@@ -65,8 +65,8 @@ export class ConversationEngine {
   readonly #config: Config;
   readonly #logger: Logger;
   readonly #now: () => Date;
-  readonly #tools: ToolRegistry;
   readonly #history: ConversationHistory;
+  readonly #answerDeps: AnswerDeps;
   readonly #settings: SettingsStore;
   readonly #ledger: UsageLedger;
   readonly #admission: Admission;
@@ -77,11 +77,13 @@ export class ConversationEngine {
     this.#config = deps.config;
     this.#logger = deps.logger;
     this.#now = deps.now ?? (() => new Date());
-    this.#tools = deps.tools ?? new ToolRegistry(builtinTools);
     const { conversation, timezone } = deps.config;
     const locks = new ConversationLocks(deps.store, deps.logger, deps.lock);
     const ttlMs = conversation.historyTtlSeconds * 1000;
     this.#history = new ConversationHistory(deps.store, { ttlMs, budgetTokens: conversation.contextTokens, locks, now: () => this.#now().getTime() });
+    const { chat, transcribe, prepareImage, prepareAudio } = deps;
+    const tools = deps.tools ?? new ToolRegistry(builtinTools);
+    this.#answerDeps = { config: deps.config, logger: deps.logger, now: this.#now, history: this.#history, chat, tools, transcribe, prepareImage, prepareAudio };
     this.#settings = new SettingsStore(deps.store);
     this.#ledger = new UsageLedger(deps.store, timezone);
     this.#admission = new Admission({
@@ -206,11 +208,7 @@ export class ConversationEngine {
         await this.#history.save(turn.key, history);
       }
       if (denial) emitDenial(turn, denial);
-      else {
-        const { chat, transcribe, prepareImage, prepareAudio } = this.#deps;
-        const deps = { config: this.#config, logger: this.#logger, now: this.#now, history: this.#history, tools: this.#tools };
-        await answerTurn(turn, settings, history, { ...deps, chat, transcribe, prepareImage, prepareAudio });
-      }
+      else await answerTurn(turn, settings, history, this.#answerDeps);
     });
   }
 
