@@ -29,16 +29,22 @@ export class ChannelConversations {
   async note(key: ConversationKey, now: number): Promise<void> {
     const { threadId } = key;
     if (threadId === undefined) return;
-    const indexKey = channelIndexKey(key);
-    // The index lives twice the history's TTL and is rewritten once its entry is half a TTL old, so it always
-    // outlives every history it lists while most saves only read it.
-    const seen = (await this.#store.get<StoredIndex>(indexKey))?.threads[threadId];
-    if (seen !== undefined && now - seen < this.#ttlMs / 2) return;
-    await this.#update(indexKey, (threads) => {
-      for (const [id, at] of Object.entries(threads)) if (now - at > this.#ttlMs) delete threads[id];
-      threads[threadId] = now;
-      return threads;
-    });
+    // Noted again half a TTL after it last was (the marker spares other saves from reading the index), so its history
+    // ends within 1.5 TTL of its entry and the index (2 TTL) outlives it. The caller holds the thread's own lock; the
+    // marker goes first so that a reset in between only makes the next save note the thread again.
+    const marker = markerKey(key);
+    if (await this.#store.get<boolean>(marker)) return;
+    await this.#store.set(marker, true, this.#ttlMs / 2);
+    try {
+      await this.#update(channelIndexKey(key), (threads) => {
+        for (const [id, at] of Object.entries(threads)) if (now - at > this.#ttlMs * 1.5) delete threads[id];
+        threads[threadId] = now;
+        return threads;
+      });
+    } catch (error) {
+      await this.#store.delete(marker).catch(() => false);
+      throw error;
+    }
   }
 
   /** The threads listed for the key's channel, which stop being listed. */
@@ -48,6 +54,7 @@ export class ChannelConversations {
       taken = Object.keys(threads);
       return undefined;
     });
+    await Promise.all(taken.map((threadId) => this.#store.delete(markerKey({ ...channel, threadId }))));
     return taken;
   }
 
@@ -63,6 +70,10 @@ export class ChannelConversations {
       await lease.release();
     }
   }
+}
+
+function markerKey(thread: ConversationKey): string {
+  return `channel-conversations:noted:${conversationId(thread)}`;
 }
 
 function channelIndexKey(key: ConversationKey): string {

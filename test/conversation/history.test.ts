@@ -52,5 +52,9 @@ describe('ConversationHistory', () => {
     for (const chain of chains) expect(await history.load(chain)).toEqual([]);
     expect(await history.load({ ...channel, channelId: 'elsewhere', threadId: 'root-9' })).not.toEqual([]);
     expect(await history.reset(channel)).toBe(false);
+
+    await history.save(chains[1]!, [exchange('after the reset', 1)]);
+    expect(await history.reset(channel)).toBe(true);
+    expect(await history.load(chains[1]!)).toEqual([]);
   });
 });
