@@ -30,20 +30,20 @@ async function shellCommand(line: string, core: Core, key: ConversationKey, over
 
 /** An interactive chat in the terminal, for when no platform token is set. */
 export async function runShell(core: Core, io: TerminalOutput & { in: NodeJS.ReadableStream }): Promise<void> {
-  const rl = createInterface({ input: io.in, output: io.err, terminal: Boolean((io.in as { isTTY?: boolean }).isTTY) });
+  const input = createInterface({ input: io.in, output: io.err, terminal: Boolean((io.in as { isTTY?: boolean }).isTTY) });
   const key: ConversationKey & { threadId: string } = { platform: 'cli', channelId: 'terminal', threadId: `shell-${process.pid}` };
   const overrides: RequestOverrides = {};
   let current: AbortController | undefined;
   let turn = 0;
-  rl.on('SIGINT', () => {
+  input.on('SIGINT', () => {
     if (current) current.abort();
-    else rl.close();
+    else input.close();
   });
   io.err.write(`Herald chat shell (no Discord or Slack token set). ${HELP}\n`);
   const prompt = () => io.err.write('you> ');
   try {
     prompt();
-    for await (const raw of rl) {
+    for await (const raw of input) {
       const line = raw.trim();
       if (!line) {
         prompt();
@@ -76,6 +76,6 @@ export async function runShell(core: Core, io: TerminalOutput & { in: NodeJS.Rea
       prompt();
     }
   } finally {
-    rl.close();
+    input.close();
   }
 }
