@@ -91,6 +91,25 @@ export class ContextTooLargeError extends HeraldError {
   }
 }
 
+/**
+ * A package Herald loads only once it is needed (a platform's library, a store's driver, an image codec) could
+ * not be loaded: it is missing, or its native part does not load on this machine. The fix is the operator's
+ * (`internal`), so chat users get the usual apology while the log and the command line name the package.
+ */
+export class PackageLoadError extends HeraldError {
+  readonly packageName: string;
+
+  constructor(packageName: string, cause: unknown) {
+    const reason = (cause instanceof Error ? cause.message : String(cause)).split('\n')[0]!.trim();
+    super(`could not load the package "${packageName}" (${reason}); reinstall Herald's dependencies with npm ci`, {
+      code: 'package_missing',
+      kind: 'internal',
+      cause,
+    });
+    this.packageName = packageName;
+  }
+}
+
 const GENERIC_FAILURE = 'Something went wrong while answering; please try again.';
 
 /** What a user is told about an error, and its kind for metrics. */

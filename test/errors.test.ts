@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/config/config-error.ts';
-import { CancelledError, describeError, HeraldError, MediaError } from '../src/errors.ts';
-import { PackageLoadError } from '../src/load-package.ts';
+import { CancelledError, describeError, HeraldError, MediaError, PackageLoadError } from '../src/errors.ts';
 import { RateLimitError, ServerError } from '../src/service/errors.ts';
 import { MessageGoneError } from '../src/streaming/surface.ts';
 import { CalculatorError } from '../src/tools/calculator.ts';

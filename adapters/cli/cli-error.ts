@@ -1,11 +1,18 @@
 import { ConfigError } from '../../src/config/config-error.ts';
-import { HeraldError } from '../../src/errors.ts';
+import { HeraldError, type ErrorKind } from '../../src/errors.ts';
 import { redactText } from '../../src/log/redact.ts';
 
 /** A mistake in the command line itself; shown with a hint to `herald --help`. */
 export class UsageError extends HeraldError {
   constructor(message: string) {
     super(message, { code: 'usage', kind: 'invalid_input' });
+  }
+}
+
+/** A reply that ended with an error event; its message is already fit to show. */
+export class ReplyFailed extends HeraldError {
+  constructor(message: string, kind: ErrorKind) {
+    super(message, { code: 'reply_failed', kind });
   }
 }
 

@@ -2,7 +2,8 @@ import { createInterface } from 'node:readline/promises';
 import type { WebSearchMode } from '../../src/config/config.ts';
 import type { Core } from '../../src/core.ts';
 import type { ConversationKey, RequestOverrides } from '../../src/conversation/types.ts';
-import { ReplyFailed, writeReply, type TerminalOutput } from './terminal-reply.ts';
+import { ReplyFailed } from './cli-error.ts';
+import { writeReply, type TerminalOutput } from './terminal-reply.ts';
 
 const HELP = `Type a message and press Enter. Commands: /reset (forget the conversation), /think on|off,
 /search off|auto|force, /help, /exit. Ctrl+C stops an answer; Ctrl+D leaves.`;

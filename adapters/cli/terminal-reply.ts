@@ -1,6 +1,6 @@
 import type { ReplyStream, ReplyUsage } from '../../src/conversation/types.ts';
-import { HeraldError, type ErrorKind } from '../../src/errors.ts';
 import type { Citation } from '../../src/service/types.ts';
+import { ReplyFailed } from './cli-error.ts';
 
 export interface TerminalOutput {
   out: NodeJS.WritableStream;
@@ -11,13 +11,6 @@ export interface TerminalReplyOptions {
   showReasoning?: boolean;
   /** Status lines ("thinking…") on stderr while waiting; for interactive use. */
   showStatus?: boolean;
-}
-
-/** A reply that ended with an error event; its message is already fit to show. */
-export class ReplyFailed extends HeraldError {
-  constructor(message: string, kind: ErrorKind) {
-    super(message, { code: 'reply_failed', kind });
-  }
 }
 
 export function formatSources(citations: readonly Citation[]): string {

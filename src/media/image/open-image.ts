@@ -1,7 +1,8 @@
 import type sharp from 'sharp';
 import type { Sharp, SharpOptions } from 'sharp';
 import { MediaError } from '../../errors.ts';
-import { loadPackage, PackageLoadError } from '../../load-package.ts';
+import { PackageLoadError } from '../../errors.ts';
+import { loadPackage } from '../../load-package.ts';
 import { decodeBmp } from './bmp-decode.ts';
 import { decodeHeic } from './decode-heic.ts';
 import type { ImageSource } from './encode-image.ts';
