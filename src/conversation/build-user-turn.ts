@@ -1,6 +1,6 @@
 import { MediaError } from '../errors.ts';
 import type { ChatMessage } from '../service/types.ts';
-import { readDocuments } from './document-input.ts';
+import { readDocuments, type DocumentInput } from './document-input.ts';
 import {
   prepareImages,
   transcribeAll,
@@ -92,7 +92,7 @@ export async function buildUserTurn(turn: TurnContext, deps: UserTurnDeps): Prom
   };
 }
 
-function readFiles(turn: TurnContext, documentTokens: number): ReturnType<typeof readDocuments> {
+function readFiles(turn: TurnContext, documentTokens: number): Promise<DocumentInput> {
   const count = turn.message.documents?.length ?? 0;
   turn.emit({ type: 'status', phase: 'reading', text: count === 1 ? 'reading the file…' : 'reading the files…' });
   return readDocuments(turn.message.documents ?? [], documentTokens);
