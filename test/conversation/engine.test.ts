@@ -4,6 +4,7 @@ import type { ChatInput } from '../../src/capabilities/chat.ts';
 import type { Env } from '../../src/config/config.ts';
 import { collectReply } from '../../src/conversation/collect-reply.ts';
 import { ConversationEngine, type EngineDeps } from '../../src/conversation/engine.ts';
+import { PackageLoadError } from '../../src/errors.ts';
 import { ServerError } from '../../src/service/errors.ts';
 import { emptyServiceUsage } from '../../src/service/usage.ts';
 import { MemoryStore } from '../../src/store/memory-store.ts';
@@ -446,6 +447,16 @@ describe('ConversationEngine: failures and cancellation', () => {
     expect(reply.events.at(-1)!.type).toBe('done');
     await adapter.send('again');
     expect(requests[1]!.messages).toHaveLength(1);
+  });
+
+  it('tells the asker nothing of a package the operator has to install (the log names it)', async () => {
+    const { adapter } = setup([], {}, {
+      prepareImage: async () => {
+        throw new PackageLoadError('sharp', new Error('Cannot find module sharp'));
+      },
+    });
+    const reply = await adapter.send('look', { images: [{ name: 'a.png', mime: 'image/png', data: new Uint8Array([1]) }] });
+    expect(reply.error).toMatchObject({ code: 'internal', message: 'Something went wrong while answering; please try again.' });
   });
 
   it('hides unexpected errors behind a generic apology', async () => {
