@@ -115,6 +115,6 @@ describe('downloadSlackFile', () => {
   it('refuses a file over the size limit', async () => {
     const clip = fake.uploadAudioClip({ bytes: Buffer.alloc(4096) });
     const options = { botToken: fake.botToken, extraTokenHosts: [new URL(fake.baseUrl).host], maxBytes: 1024 };
-    await expect(downloadSlackFile(String(clip.file.url_private_download), 'big.m4a', options)).rejects.toThrow(/larger than/);
+    await expect(downloadSlackFile(String(clip.file.url_private_download), 'big.m4a', options)).rejects.toThrow('"big.m4a" is 4 KB, over the 1 KB I can read.');
   });
 });
