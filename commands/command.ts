@@ -4,6 +4,7 @@ import type { ReplyStream } from '../src/conversation/types.ts';
 import type { Logger } from '../src/log/logger.ts';
 import type { SpeechInput } from '../src/capabilities/synthesize.ts';
 import type { SpeechFormat, SpokenAudio } from '../src/speech/speak.ts';
+import type { Store } from '../src/store/store.ts';
 import type { VoiceControl } from '../src/voice/voice-control.ts';
 
 /** A file the user attached to a command; fetched only when the command needs its bytes. */
@@ -83,6 +84,8 @@ export interface CommandServices {
   config: Config;
   logger: Logger;
   engine: ConversationEngine;
+  /** Where quotas and usage are counted, shared by every instance. */
+  store: Store;
   speak(input: SpeechInput, format: SpeechFormat): Promise<SpokenAudio>;
 }
 
