@@ -36,6 +36,11 @@ const schema = z.object({
   API_IDLE_TIMEOUT_MS: positiveInt.default(defaults.api.idleTimeoutMs),
   API_MAX_RETRIES: z.coerce.number().int().min(0).max(5).default(defaults.api.maxRetries),
   CHAT_MODEL: z.string().min(1).default(defaults.models.chat),
+  CHAT_MODELS_ALLOWED: z
+    .string()
+    .regex(/^\s*[A-Za-z0-9._:/-]+\s*(,\s*[A-Za-z0-9._:/-]+\s*)*$/, 'comma-separated model ids such as "svc-v2.5-pro,svc-v2-flash"')
+    .transform((v) => v.split(',').map((id) => id.trim()))
+    .default(() => [...defaults.models.chatAllowed]),
   VISION_MODEL: z.string().min(1).default(defaults.models.vision),
   ASR_MODEL: z.string().min(1).default(defaults.models.asr),
   TTS_MODEL: z.string().min(1).default(defaults.models.tts),
@@ -113,7 +118,8 @@ export interface Config {
     timeouts: { connectMs: number; firstByteMs: number; idleMs: number };
     maxRetries: number;
   };
-  models: { chat: string; vision: string; asr: string; tts: string };
+  /** `chatAllowed`: the chat models /settings may choose (CHAT_MODEL among them). */
+  models: { chat: string; chatAllowed: string[]; vision: string; asr: string; tts: string };
   tts: { voice: string };
   webSearch: {
     mode: WebSearchMode;
@@ -196,7 +202,13 @@ export function loadConfig(env: Env, options: LoadOptions = {}): Config {
       timeouts: { connectMs: e.API_CONNECT_TIMEOUT_MS, firstByteMs: e.API_FIRST_BYTE_TIMEOUT_MS, idleMs: e.API_IDLE_TIMEOUT_MS },
       maxRetries: e.API_MAX_RETRIES,
     },
-    models: { chat: e.CHAT_MODEL, vision: e.VISION_MODEL, asr: e.ASR_MODEL, tts: e.TTS_MODEL },
+    models: {
+      chat: e.CHAT_MODEL,
+      chatAllowed: [...new Set([e.CHAT_MODEL, ...e.CHAT_MODELS_ALLOWED])],
+      vision: e.VISION_MODEL,
+      asr: e.ASR_MODEL,
+      tts: e.TTS_MODEL,
+    },
     tts: { voice: e.TTS_VOICE },
     webSearch: {
       mode: e.WEB_SEARCH,

@@ -66,7 +66,35 @@ describe('/settings', () => {
     await runCommand(settings, context({ model: 'x' }, false), services);
     expect(replies.at(-1)).toBe('Only administrators can use /settings.');
     await runCommand(settings, context({ model: 'not a model!' }), services);
-    expect(replies.at(-1)).toMatch(/model must be an id/);
+    expect(replies.at(-1)).toMatch(/^"not a model!" is not a model Herald may use here\. Choose one of: svc-v2\.5-pro, /);
+  });
+
+  it('accepts only models on the allow list, and never uses one stored before it was listed', async () => {
+    const { services, engine, replies, context, requests } = harness({ CHAT_MODELS_ALLOWED: 'svc-v2-flash' });
+    await runCommand(settings, context({ model: 'svc-ultra-expensive' }), services);
+    expect(replies.at(-1)).toBe('"svc-ultra-expensive" is not a model Herald may use here. Choose one of: svc-v2.5-pro, svc-v2-flash.');
+    expect(await engine.getSettings({ platform: 'discord', workspaceId: 'guild-1' })).toEqual({});
+    await engine.updateSettings({ platform: 'discord', workspaceId: 'guild-1' }, { model: 'svc-ultra-expensive' });
+    await collect(engine.handle({ platform: 'discord', workspaceId: 'guild-1', channelId: 'channel-1', messageId: 'm1', author: { id: 'u9', displayName: 'Bo' }, text: 'hi', isDirect: false }));
+    expect(requests.at(-1)!.model).toBe('svc-v2.5-pro');
+  });
+});
+
+describe('/ask search', () => {
+  it("cannot turn web search on where the server or channel turned it off, but can where it is on", async () => {
+    const { services, context, requests } = harness();
+    const ask = commands.find((c) => c.name === 'ask')!;
+    const asking = (options: Record<string, OptionValue>) => ({ ...context(options), replyStream: collect });
+    await runCommand(settings, context({ web_search: 'off' }), services);
+    await runCommand(ask, asking({ question: 'news?', search: true }), services);
+    expect(requests.at(-1)!.webSearch).toBe('off');
+    await runCommand(settings, context({ web_search: 'auto', scope: 'server' }), services);
+    await runCommand(settings, context({ web_search: 'off', scope: 'channel' }), services);
+    await runCommand(ask, asking({ question: 'news?', search: true }), services);
+    expect(requests.at(-1)!.webSearch).toBe('off');
+    await runCommand(settings, context({ web_search: 'default', scope: 'channel' }), services);
+    await runCommand(ask, asking({ question: 'news?', search: true }), services);
+    expect(requests.at(-1)!.webSearch).toBe('force');
   });
 });
 
