@@ -1,4 +1,4 @@
-import { MessageFlags, type Interaction } from 'discord.js';
+import { ApplicationCommandOptionType, ChannelType, MessageFlags, type ChatInputCommandInteraction, type Interaction } from 'discord.js';
 import type { CommandDefinition } from '../../commands/command.ts';
 import { runCommand } from '../../commands/run-command.ts';
 import type { Core } from '../../src/core.ts';
@@ -19,6 +19,20 @@ export interface CommandHandlerDeps {
   voiceNotes: VoiceNotePolicy;
   hooks: DiscordHooks;
   voice?: DiscordVoice;
+}
+
+const THREADS = new Set([ChannelType.PublicThread, ChannelType.PrivateThread, ChannelType.AnnouncementThread]);
+
+/** The channels a command's channel options name (`/narrate start channel:`), each with its parent for a thread. */
+function namedChannels(interaction: ChatInputCommandInteraction): string[][] {
+  const [first] = interaction.options.data;
+  const given = first?.type === ApplicationCommandOptionType.Subcommand ? (first.options ?? []) : interaction.options.data;
+  return given.flatMap((option) => {
+    const channel = option.type === ApplicationCommandOptionType.Channel ? option.channel : null;
+    if (!channel) return [];
+    const parentId = !THREADS.has(channel.type) ? null : 'parentId' in channel ? channel.parentId : 'parent_id' in channel ? channel.parent_id : null;
+    return [parentId ? [channel.id, parentId] : [channel.id]];
+  });
 }
 
 /** Runs slash commands through the core's runCommand, with the context bound to the interaction. */
@@ -45,7 +59,10 @@ export class CommandHandler {
     const channel = interaction.channel;
     const channelIds = channel?.isThread() && channel.parentId ? [channel.id, channel.parentId] : [interaction.channelId];
     const subject = { guildId: interaction.guildId ?? undefined, channelIds, roleIds: memberRoleIds(interaction) };
-    if (!isAllowed(core.config.discord?.access, subject)) return refuse("Herald isn't available here.");
+    const access = core.config.discord?.access;
+    if (!isAllowed(access, subject)) return refuse("Herald isn't available here.");
+    const outside = namedChannels(interaction).find((channelIds) => !isAllowed(access, { ...subject, channelIds }));
+    if (outside) return refuse(`Herald isn't available in <#${outside[0]}>.`);
     const ctx = commandContext(interaction, this.#deps);
     const work = runCommand(command, ctx, core).catch((error: unknown) =>
       logger.error({ err: error, command: command.name }, 'answering a command failed'),

@@ -52,10 +52,21 @@ export class VoiceManager {
   control(scope: VoiceScope): VoiceControl {
     return {
       say: (request) => this.#say(scope, request),
-      stop: async () => this.#queues.get(scope.guildId ?? '')?.stop() ?? 0,
-      skip: async () => this.#queues.get(scope.guildId ?? '')?.skip() ?? false,
+      stop: async () => {
+        const queue = this.#queues.get(scope.guildId ?? '');
+        await this.#checkControl(scope, queue?.channelId);
+        return queue?.stop() ?? 0;
+      },
+      skip: async () => {
+        const queue = this.#queues.get(scope.guildId ?? '');
+        await this.#checkControl(scope, queue?.channelId);
+        return queue?.skip() ?? false;
+      },
       startNarration: (options) => this.#startNarration(scope, options),
-      stopNarration: async () => this.#stopNarration(scope.guildId),
+      stopNarration: async () => {
+        await this.#checkControl(scope, this.#narrations.get(scope.guildId ?? '')?.voiceChannelId);
+        return this.#stopNarration(scope.guildId);
+      },
       prefersVoice: async () => (await this.#options.store.get<boolean>(this.#preferenceKey(scope.userId))) === true,
       setPrefersVoice: async (prefers) => {
         if (prefers) await this.#options.store.set(this.#preferenceKey(scope.userId), true);
@@ -132,6 +143,16 @@ export class VoiceManager {
     queue?.clearNarration();
     queue?.idle();
     return true;
+  }
+
+  /** Only people in the voice channel, or who may move members there, stop or skip what plays in it. */
+  async #checkControl(scope: VoiceScope, voiceChannelId: string | undefined): Promise<void> {
+    if (scope.guildId === undefined || voiceChannelId === undefined) return;
+    const { voice } = this.#options;
+    if (await voice.mayControl(scope.guildId, scope.userId, voiceChannelId)) return;
+    throw new VoiceError(`Only people in ${voice.channelName(scope.guildId, voiceChannelId)} (or with Move Members) can do that.`, {
+      code: 'not_permitted',
+    });
   }
 
   #checkNotBusyElsewhere(guildId: string, channel: ChannelRef): void {

@@ -51,6 +51,15 @@ describe('discord: allow and deny lists', () => {
     const answered = await fake.waitFor(() => record.originalMessageId && fake.message(record.originalMessageId));
     expect(answered).toMatchObject({ content: "Herald isn't available here.", ephemeral: true });
   });
+
+  it('refuses a command naming a denied channel from an allowed one: /narrate start channel:', async () => {
+    const { fake } = h;
+    const record = fake.invokeCommand({
+      name: 'narrate', subcommand: 'start', userId: fake.users.bob.id, channelId: fake.textChannel.id, options: { channel: denied.id },
+    });
+    const answered = await fake.waitFor(() => record.originalMessageId && fake.message(record.originalMessageId));
+    expect(answered).toMatchObject({ content: `Herald isn't available in <#${denied.id}>.`, ephemeral: true });
+  });
 });
 
 describe('discord: the access rule', () => {

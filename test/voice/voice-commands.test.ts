@@ -47,6 +47,7 @@ class FakeVoice implements VoiceControl {
 
 function context(options: Record<string, OptionValue>, voice?: VoiceControl) {
   const replies: string[] = [];
+  const ephemeral: boolean[] = [];
   const uploads: OutgoingFile[] = [];
   const ctx: CommandContext = {
     platform: 'discord', workspaceId: 'g', channelId: 'c', invocationId: 'i', isDirect: false,
@@ -54,11 +55,14 @@ function context(options: Record<string, OptionValue>, voice?: VoiceControl) {
     options: new Map(Object.entries(options)), uploadLimitBytes: 10 * 2 ** 20, voiceMessages: true,
     ...(voice && { voice }),
     defer: async () => {},
-    reply: async (text) => void replies.push(text),
+    reply: async (text, o) => {
+      replies.push(text);
+      ephemeral.push(o?.ephemeral ?? false);
+    },
     replyStream: async () => {},
     upload: async (file) => void uploads.push(file),
   };
-  return { ctx, replies, uploads };
+  return { ctx, replies, ephemeral, uploads };
 }
 
 function services(): CommandServices {
@@ -145,6 +149,19 @@ describe('/stop, /skip and /narrate', () => {
     const elsewhere = context({});
     await runCommand(stop, elsewhere.ctx, services());
     expect(elsewhere.replies).toEqual(['I only speak in server voice channels, so there is nothing to stop here.']);
+  });
+
+  it('tell only the user when voice refuses them: not in its channel and without Move Members', async () => {
+    const voice = new FakeVoice();
+    const refusal = new VoiceError('Only people in Lounge (or with Move Members) can do that.', { code: 'not_permitted' });
+    voice.stop = voice.skip = voice.stopNarration = async () => {
+      throw refusal;
+    };
+    for (const [command, options] of [[stop, {}], [skip, {}], [narrate, {}]] as const) {
+      const { ctx, replies, ephemeral } = context(options, voice);
+      await runCommand(command, command === narrate ? { ...ctx, subcommand: 'stop' } : ctx, services());
+      expect([replies, ephemeral]).toEqual([[refusal.message], [true]]);
+    }
   });
 
   it('narrate starts with the chosen channel, voice and style, and stops', async () => {

@@ -12,6 +12,8 @@ class FakePlatform implements VoicePlatform {
   readonly userChannels = new Map<string, string>();
   readonly links: { guildId: string; link: FakeLink }[] = [];
   readonly heldJoins = new Set<string>();
+  /** Users with Move Members. */
+  readonly movers = new Set<string>();
 
   async userVoiceChannel(_guildId: string, userId: string): Promise<ChannelRef> {
     const id = this.userChannels.get(userId);
@@ -27,6 +29,10 @@ class FakePlatform implements VoicePlatform {
 
   channelName(_guildId: string, channelId: string): string {
     return CHANNELS[channelId] ?? channelId;
+  }
+
+  async mayControl(_guildId: string, userId: string, voiceChannelId: string): Promise<boolean> {
+    return this.userChannels.get(userId) === voiceChannelId || this.movers.has(userId);
   }
 
   async join(guildId: string, channelId: string): Promise<FakeLink> {
@@ -82,6 +88,7 @@ describe('VoiceManager', () => {
     const ticket = await control('alice').say({ text: 'long speech' });
     await expect(control('bob').say({ text: 'me too' })).rejects.toThrow("I'm speaking in Lounge right now. Join that channel, or use /stop first.");
     await synth.waitForRequests(1);
+    platform.movers.add('bob');
     expect(await control('bob').stop()).toBe(1);
     expect(await ticket.finished).toEqual({ status: 'stopped' });
     const moved = await control('bob').say({ text: 'my turn' });
@@ -194,6 +201,24 @@ describe('VoiceManager', () => {
     expect(platform.links[0]!.link.left).toBe(true);
     expect(await ticket.finished).toEqual({ status: 'stopped' });
     expect(platform.links).toHaveLength(1);
+  });
+
+  it('lets only people in its voice channel, or with Move Members, stop, skip or end narration there', async () => {
+    const { platform, synth, control } = setup();
+    platform.userChannels.set('alice', 'voice-1');
+    platform.userChannels.set('bob', 'voice-2');
+    const ticket = await control('alice').say({ text: 'long speech' });
+    await synth.waitForRequests(1);
+    const refusal = { code: 'not_permitted', message: 'Only people in Lounge (or with Move Members) can do that.' };
+    await expect(control('bob').skip()).rejects.toMatchObject(refusal);
+    await expect(control('carol').stop()).rejects.toMatchObject(refusal);
+    await control('alice').startNarration({});
+    await expect(control('bob').stopNarration()).rejects.toMatchObject(refusal);
+    expect(manager!.isNarrating('guild-1')).toBe(true);
+    platform.movers.add('carol');
+    expect(await control('carol').stopNarration()).toBe(true);
+    expect(await control('alice').stop()).toBe(1);
+    expect(await ticket.finished).toEqual({ status: 'stopped' });
   });
 
   it("remembers a user's wish to hear /say in voice", async () => {
