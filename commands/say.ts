@@ -77,7 +77,6 @@ function megabytes(bytes: number): string {
 export const say: CommandDefinition = {
   name: 'say',
   description: 'Say something out loud (synthesized speech)',
-  slow: true,
   options: [
     { name: 'text', description: 'What to say', type: 'string', required: true, maxLength: 2000 },
     { name: 'voice', description: 'Which voice', type: 'string', choices: VOICE_CHOICES },
@@ -97,6 +96,8 @@ export const say: CommandDefinition = {
     const spending = new SpendingGuard(services.store, services.config);
     const denial = await spending.admit(subject, settings.quotas);
     if (denial) return ctx.reply(denial.message, { ephemeral: true });
+    // Refusals above go to the user alone; synthesis can outlast the platform's acknowledgement window.
+    await ctx.defer();
     const input = {
       text,
       voice: chosen ? voiceId(chosen, services) : settings.voice,
