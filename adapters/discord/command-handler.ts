@@ -3,7 +3,7 @@ import type { CommandDefinition } from '../../commands/command.ts';
 import { runCommand } from '../../commands/run-command.ts';
 import type { Core } from '../../src/core.ts';
 import type { Logger } from '../../src/log/logger.ts';
-import { isAllowed } from './access-policy.ts';
+import { directMessageAccess, isAllowed } from './access-policy.ts';
 import { commandContext, memberRoleIds } from './command-context.ts';
 import { discordCommands } from './discord-commands.ts';
 import type { DiscordHooks } from './hooks.ts';
@@ -20,6 +20,8 @@ export interface CommandHandlerDeps {
   hooks: DiscordHooks;
   voice?: DiscordVoice;
 }
+
+const DM_REFUSAL = "Herald answers direct messages only from members of the servers it's set up for.";
 
 const THREADS = new Set([ChannelType.PublicThread, ChannelType.PrivateThread, ChannelType.AnnouncementThread]);
 
@@ -63,6 +65,9 @@ export class CommandHandler {
     if (!isAllowed(access, subject)) return refuse("Herald isn't available here.");
     const outside = namedChannels(interaction).find((channelIds) => !isAllowed(access, { ...subject, channelIds }));
     if (outside) return refuse(`Herald isn't available in <#${outside[0]}>.`);
+    if (interaction.guildId === null && !(await directMessageAccess(interaction.client, access).allows(interaction.user.id))) {
+      return refuse(DM_REFUSAL);
+    }
     const ctx = commandContext(interaction, this.#deps);
     const work = runCommand(command, ctx, core).catch((error: unknown) =>
       logger.error({ err: error, command: command.name }, 'answering a command failed'),

@@ -70,6 +70,7 @@ const schema = z.object({
   DISCORD_DENY_CHANNELS: idList,
   DISCORD_ALLOW_ROLES: idList,
   DISCORD_DENY_ROLES: idList,
+  DISCORD_DMS: z.enum(['all', 'members']).default('all'),
   SHARD_COUNT: z
     .string()
     .regex(/^(auto|[1-9]\d*)$/, '"auto" or a positive whole number')
@@ -158,6 +159,8 @@ export interface DiscordAccess {
   denyChannels: string[];
   allowRoles: string[];
   denyRoles: string[];
+  /** `members`: direct messages only from members who pass the server and role lists in one of Herald's servers. */
+  directMessages: 'all' | 'members';
 }
 
 /** Gateway shards: `count` in total over every process ('auto': Discord's recommendation), `ids` run by this one (default: all). */
@@ -269,8 +272,10 @@ function discordAccess(e: z.infer<typeof schema>): { access?: DiscordAccess } {
     denyChannels: e.DISCORD_DENY_CHANNELS ?? [],
     allowRoles: e.DISCORD_ALLOW_ROLES ?? [],
     denyRoles: e.DISCORD_DENY_ROLES ?? [],
+    directMessages: e.DISCORD_DMS,
   };
-  return Object.values(access).some((list) => list.length > 0) ? { access } : {};
+  const restricted = access.directMessages === 'members' || Object.values(access).some((list) => Array.isArray(list) && list.length > 0);
+  return restricted ? { access } : {};
 }
 
 function readEnvFile(path: string): Env {
