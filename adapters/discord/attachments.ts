@@ -22,13 +22,10 @@ function cdnRequest(attachment: Pick<Attachment, 'name' | 'url' | 'size'>): File
   };
 }
 
-/** One attachment (a command's option), cancelled by `signal`. */
-export async function downloadAttachment(
-  attachment: Pick<Attachment, 'name' | 'url' | 'size'>,
-  options: { maxBytes?: number; signal?: AbortSignal } = {},
-): Promise<Buffer> {
+/** One attachment (a command's option), within the same limits as a message's. */
+export async function downloadAttachment(attachment: Pick<Attachment, 'name' | 'url' | 'size'>, options: { maxBytes?: number } = {}): Promise<Buffer> {
   const limits = { ...DOWNLOAD_LIMITS, ...(options.maxBytes !== undefined && { fileBytes: options.maxBytes }) };
-  return (await downloadFile(cdnRequest(attachment), { limits, ...(options.signal && { signal: options.signal }) })).data;
+  return (await downloadFile(cdnRequest(attachment), { limits })).data;
 }
 
 export interface MessageMedia {

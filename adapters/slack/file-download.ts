@@ -80,11 +80,11 @@ export function slackFileRequest(fileUrl: string, name: string, options: Downloa
 export async function downloadSlackFile(
   fileUrl: string,
   name: string,
-  options: DownloadOptions & { maxBytes?: number; signal?: AbortSignal },
+  options: DownloadOptions & { size?: number; maxBytes?: number; signal?: AbortSignal },
 ): Promise<Buffer> {
-  const { maxBytes = DOWNLOAD_LIMITS.fileBytes, signal, ...slack } = options;
+  const { size, maxBytes = DOWNLOAD_LIMITS.fileBytes, signal, ...slack } = options;
   const limits = { ...DOWNLOAD_LIMITS, fileBytes: maxBytes };
-  return (await downloadFile(slackFileRequest(fileUrl, name, slack), { limits, ...(signal && { signal }) })).data;
+  return (await downloadFile(slackFileRequest(fileUrl, name, slack, size), { limits, ...(signal && { signal }) })).data;
 }
 
 function looksLikeHtml(contentType: string | null, bytes: Buffer): boolean {

@@ -6,7 +6,7 @@
 import { attachmentKind, type AttachmentKind } from '../../src/media/attachment-kind.ts';
 import type { IncomingAudio, IncomingDocument, IncomingImage } from '../../src/conversation/types.ts';
 import { downloadFiles } from '../../src/media/download.ts';
-import { slackFileRequest } from './file-download.ts';
+import { downloadSlackFile, slackFileRequest, type DownloadOptions } from './file-download.ts';
 import type { SlackApi } from './slack-api.ts';
 
 export interface SlackFile {
@@ -72,8 +72,8 @@ async function complete(api: SlackApi, file: SlackFile): Promise<SlackFile> {
   return { ...file, ...(info.file as SlackFile) };
 }
 
-/** A file (its URLs looked up first when the event had only a stub) as a download with the bot token. */
-async function fileRequest(api: SlackApi, stub: SlackFile) {
+/** A file (its URLs looked up first when the event had only a stub) and how to download it with the bot token. */
+async function withDownload(api: SlackApi, stub: SlackFile): Promise<{ file: SlackFile; url: string; options: DownloadOptions }> {
   const file = await complete(api, stub);
   const url = file.url_private_download ?? file.url_private;
   if (!url) throw new Error(`file ${file.id} has no download URL`);
@@ -82,12 +82,12 @@ async function fileRequest(api: SlackApi, stub: SlackFile) {
     extraTokenHosts: [new URL(api.apiUrl).host],
     htmlExpected: /^(text\/html|application\/xhtml\+xml)\b/i.test(file.mimetype ?? ''),
   };
-  return slackFileRequest(url, fileName(file), options, file.size);
+  return { file, url, options };
 }
 
-export async function fetchFileBytes(api: SlackApi, stub: SlackFile, signal?: AbortSignal): Promise<Buffer> {
-  const [downloaded] = await downloadFiles([await fileRequest(api, stub)], { ...(signal && { signal }) });
-  return downloaded!.data;
+export async function fetchFileBytes(api: SlackApi, stub: SlackFile): Promise<Buffer> {
+  const { file, url, options } = await withDownload(api, stub);
+  return downloadSlackFile(url, fileName(file), { ...options, ...(file.size !== undefined && { size: file.size }) });
 }
 
 export interface MessageFiles {
@@ -105,7 +105,12 @@ export async function readMessageFiles(api: SlackApi, files: readonly SlackFile[
   const present = files.filter(isPresent);
   const described = (await Promise.all(present.map((f) => complete(api, f)))).map((file) => ({ file, kind: fileKind(file) }));
   const readable = described.filter(({ kind }) => kind !== 'unsupported');
-  const requests = await Promise.all(readable.map(({ file }) => fileRequest(api, file)));
+  const requests = await Promise.all(
+    readable.map(async ({ file }) => {
+      const { url, options } = await withDownload(api, file);
+      return slackFileRequest(url, fileName(file), options, file.size);
+    }),
+  );
   const downloaded = await downloadFiles(requests, { ...(signal && { signal }) });
   const dataOf = new Map(readable.map(({ file }, i) => [file, downloaded[i]!.data]));
   const read = described.map(({ file, kind }) => ({ file, kind, data: dataOf.get(file) }));
