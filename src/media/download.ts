@@ -1,8 +1,9 @@
 /**
  * The one way Herald downloads a user's files, whatever the platform: sizes the platform reports are checked before
  * any request, bytes are counted as they arrive (per file and per message) and the transfer stops the moment a cap
- * passes, each file has a time limit, a message's files download a few at a time, and the caller's signal cancels
- * them all. The platform supplies only the request (its own authentication and redirects).
+ * passes, each file has a time limit, a message's files download a few at a time (and the whole process's a few
+ * more), and the caller's signal cancels them all. The platform supplies only the request (its own authentication
+ * and redirects).
  */
 import { HeraldError } from '../errors.ts';
 
@@ -75,6 +76,49 @@ function checkReportedSizes(files: readonly FileRequest[], limits: DownloadLimit
   if (total > limits.messageBytes) throw messageTooLarge(limits.messageBytes);
 }
 
+/** Downloads running in this process at most, whatever the number of messages: the rest wait their turn. */
+const MAX_DOWNLOADS_IN_FLIGHT = 8;
+
+/** Turns to download, shared by every message of the process. */
+class DownloadSlots {
+  #free: number;
+  readonly #waiting: Array<() => void> = [];
+
+  constructor(size: number) {
+    this.#free = size;
+  }
+
+  /** Resolves once a turn is free (rejects when `signal` aborts first); call the returned function when done. */
+  async take(signal: AbortSignal): Promise<() => void> {
+    signal.throwIfAborted();
+    if (this.#free > 0) this.#free--;
+    else {
+      await new Promise<void>((resolve, reject) => {
+        const turn = () => {
+          signal.removeEventListener('abort', leave);
+          resolve();
+        };
+        const leave = () => {
+          this.#waiting.splice(this.#waiting.indexOf(turn), 1);
+          reject(signal.reason);
+        };
+        this.#waiting.push(turn);
+        signal.addEventListener('abort', leave, { once: true });
+      });
+    }
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.#waiting.shift();
+      if (next) next();
+      else this.#free++;
+    };
+  }
+}
+
+const slots = new DownloadSlots(MAX_DOWNLOADS_IN_FLIGHT);
+
 /** Bytes a message's downloads have received so far, shared by its files. */
 class MessageTally {
   #bytes = 0;
@@ -91,6 +135,15 @@ class MessageTally {
 }
 
 async function downloadOne(file: FileRequest, limits: DownloadLimits, tally: MessageTally, cancel: AbortSignal): Promise<DownloadedFile> {
+  const release = await slots.take(cancel);
+  try {
+    return await transfer(file, limits, tally, cancel);
+  } finally {
+    release();
+  }
+}
+
+async function transfer(file: FileRequest, limits: DownloadLimits, tally: MessageTally, cancel: AbortSignal): Promise<DownloadedFile> {
   const timeout = AbortSignal.timeout(limits.fileTimeoutMs);
   const signal = AbortSignal.any([cancel, timeout]);
   try {

@@ -83,6 +83,18 @@ describe('downloads from the Discord CDN', () => {
     for (const transfer of held) transfer.release();
     expect((await done).map((file) => file.data.length)).toEqual([4 * KB, 4 * KB, 4 * KB, 4 * KB, 4 * KB]);
   });
+
+  it('downloads at most eight files at once in the whole process, however many messages ask', async () => {
+    const sent = send(Array.from({ length: 10 }, (_, n) => ({ filename: `${n}.txt`, bytes: Buffer.alloc(4 * KB, 0x61) })));
+    const held = sent.map((file) => fake.holdCdnTransfer(file.id, KB));
+    const messages = [sent.slice(0, 5), sent.slice(5)].map((files) => downloadFiles(files.map(cdn), { limits: limits({ concurrency: 5 }) }));
+    await vi.waitFor(() => expect(fake.cdnRequests).toHaveLength(8));
+    held[0]!.release();
+    await vi.waitFor(() => expect(fake.cdnRequests).toHaveLength(9));
+    expect(fake.cdnRequests.filter((r) => r.ended === undefined)).toHaveLength(8);
+    for (const transfer of held) transfer.release();
+    expect((await Promise.all(messages)).flat()).toHaveLength(10);
+  });
 });
 
 /** A CDN attachment as a plain request (the Discord adapter's own adds only its error message). */
