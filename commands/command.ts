@@ -4,7 +4,9 @@ import type { ReplyStream } from '../src/conversation/types.ts';
 import type { Logger } from '../src/log/logger.ts';
 import type { SpeechInput } from '../src/capabilities/synthesize.ts';
 import type { SpeechFormat, SpokenAudio } from '../src/speech/speak.ts';
+import type { Store } from '../src/store/store.ts';
 import type { VoiceControl } from '../src/voice/voice-control.ts';
+import { VoiceError } from '../src/voice/voice-error.ts';
 
 /** A file the user attached to a command; fetched only when the command needs its bytes. */
 export interface CommandAttachment {
@@ -83,6 +85,8 @@ export interface CommandServices {
   config: Config;
   logger: Logger;
   engine: ConversationEngine;
+  /** Where quotas and usage are counted, shared by every instance. */
+  store: Store;
   speak(input: SpeechInput, format: SpeechFormat): Promise<SpokenAudio>;
 }
 
@@ -128,4 +132,10 @@ export function booleanOption(ctx: CommandContext, name: string): boolean | unde
 export function attachmentOption(ctx: CommandContext, name: string): CommandAttachment | undefined {
   const value = ctx.options.get(name);
   return typeof value === 'object' ? value : undefined;
+}
+
+/** Tells the user alone that voice refused them this (not in its channel, no Move Members); rethrows anything else. */
+export async function refusedHere(ctx: CommandContext, error: unknown): Promise<void> {
+  if (!(error instanceof VoiceError) || error.code !== 'not_permitted') throw error;
+  await ctx.reply(error.message, { ephemeral: true });
 }

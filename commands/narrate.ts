@@ -1,11 +1,10 @@
-import { stringOption, type CommandDefinition } from './command.ts';
+import { refusedHere, stringOption, type CommandDefinition } from './command.ts';
 import { VOICE_CHOICES, voiceId } from './say.ts';
 
 export const narrate: CommandDefinition = {
   name: 'narrate',
   description: "Read a text channel's new messages aloud in your voice channel",
   voiceChannels: true,
-  slow: true,
   options: [],
   subcommands: [
     {
@@ -23,8 +22,16 @@ export const narrate: CommandDefinition = {
   async run(ctx, services) {
     if (!ctx.voice) return ctx.reply('Narration works in server voice channels only.');
     if (ctx.subcommand === 'stop') {
-      return ctx.reply((await ctx.voice.stopNarration()) ? '🔇 Narration stopped.' : 'Narration is not running.');
+      let stopped;
+      try {
+        stopped = await ctx.voice.stopNarration();
+      } catch (error) {
+        return refusedHere(ctx, error);
+      }
+      return ctx.reply(stopped ? '🔇 Narration stopped.' : 'Narration is not running.');
     }
+    // Joining the voice channel can outlast the platform's acknowledgement window.
+    await ctx.defer();
     const voice = stringOption(ctx, 'voice');
     const started = await ctx.voice.startNarration({
       channel: stringOption(ctx, 'channel'),

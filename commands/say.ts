@@ -1,6 +1,9 @@
+import { SpendingGuard } from '../src/conversation/quotas.ts';
+import { addUsage, emptyUsage } from '../src/conversation/usage-meter.ts';
 import { MediaError } from '../src/errors.ts';
 import type { SpeechFormat } from '../src/speech/speak.ts';
 import type { SpeechRequest } from '../src/voice/voice-control.ts';
+import type { ReplyUsage } from '../src/conversation/types.ts';
 import { VoiceError } from '../src/voice/voice-error.ts';
 import { booleanOption, stringOption, type CommandContext, type CommandDefinition, type CommandServices } from './command.ts';
 import { commandKey } from './incoming.ts';
@@ -34,7 +37,7 @@ function formatFor(ctx: CommandContext): SpeechFormat {
  * Speaks live in the user's voice channel. Returns false to fall back to a file when voice was only the
  * user's default and cannot be used right now; asked for explicitly, a VoiceError goes to the user.
  */
-async function speakLive(ctx: CommandContext, input: SpeechRequest, explicit: boolean): Promise<boolean> {
+async function speakLive(ctx: CommandContext, input: SpeechRequest, explicit: boolean, usage: ReplyUsage): Promise<boolean> {
   if (!ctx.voice) {
     if (!explicit) return false;
     await ctx.reply('I can speak live only in a Discord server with voice channels; leave out the format for a voice message.');
@@ -47,12 +50,24 @@ async function speakLive(ctx: CommandContext, input: SpeechRequest, explicit: bo
     if (error instanceof VoiceError && !explicit) return false;
     throw error;
   }
+  usage.serviceCalls += 1;
   await ctx.reply(ticket.ahead === 0
     ? `🔊 Speaking in ${ticket.channelName}.`
     : `🔊 Queued in ${ticket.channelName}: ${ticket.ahead} ${ticket.ahead === 1 ? 'speech' : 'speeches'} before yours.`);
   const outcome = await ticket.finished;
   if (outcome.status === 'failed') await ctx.reply(`⚠️ ${outcome.message}`);
   return true;
+}
+
+const MAX_TEXT_CHARS = 2000;
+const MAX_STYLE_CHARS = 100;
+
+/** Why the text or style cannot be spoken, checked here as well as by the platform (Slack has no max length). */
+function badInput(text: string, style: string | undefined): string | undefined {
+  if (text.trim() === '') return 'There is nothing to say: give /say some text.';
+  if (text.length > MAX_TEXT_CHARS) return `That text is ${text.length} characters long; /say speaks at most ${MAX_TEXT_CHARS}.`;
+  if (style !== undefined && style.length > MAX_STYLE_CHARS) return `That style is ${style.length} characters long; at most ${MAX_STYLE_CHARS}.`;
+  return undefined;
 }
 
 function megabytes(bytes: number): string {
@@ -62,7 +77,6 @@ function megabytes(bytes: number): string {
 export const say: CommandDefinition = {
   name: 'say',
   description: 'Say something out loud (synthesized speech)',
-  slow: true,
   options: [
     { name: 'text', description: 'What to say', type: 'string', required: true, maxLength: 2000 },
     { name: 'voice', description: 'Which voice', type: 'string', choices: VOICE_CHOICES },
@@ -73,40 +87,64 @@ export const say: CommandDefinition = {
   ],
   async run(ctx, services) {
     const text = stringOption(ctx, 'text') ?? '';
+    const style = stringOption(ctx, 'style');
+    const refusal = badInput(text, style);
+    if (refusal) return ctx.reply(refusal, { ephemeral: true });
     const chosen = stringOption(ctx, 'voice');
+    const settings = await services.engine.settingsFor(commandKey(ctx));
+    const subject = { platform: ctx.platform, userId: ctx.user.id, workspaceId: ctx.workspaceId };
+    const spending = new SpendingGuard(services.store, services.config);
+    const denial = await spending.admit(subject, settings.quotas);
+    if (denial) return ctx.reply(denial.message, { ephemeral: true });
+    // Refusals above go to the user alone; synthesis can outlast the platform's acknowledgement window.
+    await ctx.defer();
     const input = {
       text,
-      voice: chosen ? voiceId(chosen, services) : (await services.engine.settingsFor(commandKey(ctx))).voice,
-      style: stringOption(ctx, 'style'),
+      voice: chosen ? voiceId(chosen, services) : settings.voice,
+      style,
       sing: booleanOption(ctx, 'sing') ?? false,
     };
     const asked = stringOption(ctx, 'format');
     const voiceDefault = booleanOption(ctx, 'voice_default');
     if (voiceDefault !== undefined && ctx.voice) await ctx.voice.setPrefersVoice(voiceDefault);
     const live = asked === 'voice' || (asked === undefined && (voiceDefault ?? (await ctx.voice?.prefersVoice())) === true);
-    if (live && (await speakLive(ctx, input, asked === 'voice'))) return;
-    const format = formatFor(ctx);
-    let audio;
+    const usage = emptyUsage();
     try {
-      audio = await services.speak(input, format);
-    } catch (error) {
-      if (error instanceof MediaError) return ctx.reply(error.message);
-      throw error;
+      if (live && (await speakLive(ctx, input, asked === 'voice', usage))) return;
+      await speakToFile(ctx, services, input, usage);
+    } finally {
+      if (usage.serviceCalls > 0) {
+        await spending.record(subject, usage).catch((error: unknown) => services.logger.error({ err: error }, 'recording usage failed'));
+      }
     }
-    if (audio.data.length > ctx.uploadLimitBytes) {
-      return ctx.reply(
-        `The speech came out at ${megabytes(audio.data.length)}, over this channel's upload limit of ${megabytes(ctx.uploadLimitBytes)}. ` +
-          'Try a shorter text' + (format === 'wav' ? ' or the voice-message format (much smaller).' : '.'),
-      );
-    }
-    const name = format === 'ogg' ? 'voice-message.ogg' : 'speech.wav';
-    await ctx.upload({
-      name,
-      mime: audio.mime,
-      data: audio.data,
-      ...(format === 'ogg' && audio.waveform !== undefined && {
-        voiceMessage: { durationSeconds: audio.durationSeconds, waveform: audio.waveform },
-      }),
-    });
   },
 };
+
+/** Speaks into a file (a voice message or WAV) and uploads it; `usage` gets the service's count. */
+async function speakToFile(ctx: CommandContext, services: CommandServices, input: SpeechRequest, usage: ReplyUsage): Promise<void> {
+  const format = formatFor(ctx);
+  let audio;
+  try {
+    audio = await services.speak(input, format);
+  } catch (error) {
+    if (error instanceof MediaError) return ctx.reply(error.message);
+    throw error;
+  }
+  if (audio.usage) addUsage(usage, audio.usage);
+  else usage.serviceCalls += 1;
+  if (audio.data.length > ctx.uploadLimitBytes) {
+    return ctx.reply(
+      `The speech came out at ${megabytes(audio.data.length)}, over this channel's upload limit of ${megabytes(ctx.uploadLimitBytes)}. ` +
+        'Try a shorter text' + (format === 'wav' ? ' or the voice-message format (much smaller).' : '.'),
+    );
+  }
+  const name = format === 'ogg' ? 'voice-message.ogg' : 'speech.wav';
+  await ctx.upload({
+    name,
+    mime: audio.mime,
+    data: audio.data,
+    ...(format === 'ogg' && audio.waveform !== undefined && {
+      voiceMessage: { durationSeconds: audio.durationSeconds, waveform: audio.waveform },
+    }),
+  });
+}

@@ -1,4 +1,5 @@
 import type { WebSearchMode } from '../src/config/config.ts';
+import { isAllowedModel } from '../src/conversation/settings.ts';
 import type { ConversationSettings, SettingsPatch } from '../src/conversation/types.ts';
 import { integerOption, stringOption, type CommandDefinition } from './command.ts';
 import { VOICE_CHOICES, voiceId } from './say.ts';
@@ -67,8 +68,12 @@ export const settings: CommandDefinition = {
     if (thinking) patch.thinking = thinking === 'default' ? null : thinking === 'on';
     const search = stringOption(ctx, 'web_search');
     if (search) patch.webSearch = search === 'default' ? null : (search as WebSearchMode);
-    const model = stringOption(ctx, 'model');
-    if (model) patch.model = model.trim().toLowerCase() === 'default' ? null : model.trim();
+    const model = stringOption(ctx, 'model')?.trim();
+    if (model) {
+      if (model.toLowerCase() === 'default') patch.model = null;
+      else if (isAllowedModel(model, services.config)) patch.model = model;
+      else return ctx.reply(`"${model.slice(0, 100)}" is not a model Herald may use here. Choose one of: ${services.config.models.chatAllowed.join(', ')}.`, { ephemeral: true });
+    }
     const voice = stringOption(ctx, 'voice');
     if (voice) patch.voice = voice === 'default' ? null : voiceId(voice, services);
     const perMinute = limit(integerOption(ctx, 'user_requests_per_minute'));

@@ -1,4 +1,4 @@
-import type { CommandDefinition } from './command.ts';
+import { refusedHere, type CommandDefinition } from './command.ts';
 
 export const skip: CommandDefinition = {
   name: 'skip',
@@ -7,7 +7,13 @@ export const skip: CommandDefinition = {
   options: [],
   async run(ctx) {
     if (!ctx.voice) return ctx.reply('I only speak in server voice channels, so there is nothing to skip here.', { ephemeral: true });
-    if (!(await ctx.voice.skip())) return ctx.reply('Nothing is playing.', { ephemeral: true });
+    let skipped;
+    try {
+      skipped = await ctx.voice.skip();
+    } catch (error) {
+      return refusedHere(ctx, error);
+    }
+    if (!skipped) return ctx.reply('Nothing is playing.', { ephemeral: true });
     await ctx.reply('⏭️ Skipped.');
   },
 };

@@ -1,4 +1,4 @@
-import type { CommandDefinition } from './command.ts';
+import { refusedHere, type CommandDefinition } from './command.ts';
 
 export const stop: CommandDefinition = {
   name: 'stop',
@@ -7,7 +7,12 @@ export const stop: CommandDefinition = {
   options: [],
   async run(ctx) {
     if (!ctx.voice) return ctx.reply('I only speak in server voice channels, so there is nothing to stop here.', { ephemeral: true });
-    const stopped = await ctx.voice.stop();
+    let stopped;
+    try {
+      stopped = await ctx.voice.stop();
+    } catch (error) {
+      return refusedHere(ctx, error);
+    }
     if (stopped === 0) return ctx.reply('Nothing is playing.', { ephemeral: true });
     await ctx.reply(stopped === 1 ? '⏹️ Stopped.' : `⏹️ Stopped, and cleared ${stopped - 1} waiting.`);
   },

@@ -1,55 +1,31 @@
 import type { Attachment } from 'discord.js';
-import { request } from 'undici';
 import type { IncomingAudio, IncomingDocument, IncomingImage } from '../../src/conversation/types.ts';
-import { HeraldError, MediaError } from '../../src/errors.ts';
 import { attachmentKind } from '../../src/media/attachment-kind.ts';
+import { DOWNLOAD_LIMITS, DownloadError, downloadFile, downloadFiles, type FileRequest } from '../../src/media/download.ts';
 
 /** Largest attachment Herald downloads; the media pipeline shrinks what it keeps. */
-export const MAX_DOWNLOAD_BYTES = 25 * 1024 * 1024;
+export const MAX_DOWNLOAD_BYTES = DOWNLOAD_LIMITS.fileBytes;
 
-function megabytes(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+/** An attachment as a download from Discord's CDN, which needs no credentials; Discord's size is checked first. */
+function cdnRequest(attachment: Pick<Attachment, 'name' | 'url' | 'size'>): FileRequest {
+  return {
+    name: attachment.name,
+    size: attachment.size,
+    async open(signal) {
+      const response = await fetch(attachment.url, { signal });
+      if (!response.ok) {
+        await response.body?.cancel();
+        throw new DownloadError(`I couldn't download "${attachment.name}" from Discord (HTTP ${response.status}).`, { code: 'download_failed' });
+      }
+      return response;
+    },
+  };
 }
 
-function tooLarge(name: string, maxBytes: number, size?: number): MediaError {
-  const actual = size === undefined ? 'larger than' : `${megabytes(size)}, over`;
-  return new MediaError(`"${name}" is ${actual} the ${megabytes(maxBytes)} I can read.`, { code: 'too_large' });
-}
-
-/** Downloads a file from Discord's CDN, refusing (without reading on) anything over `maxBytes`. */
-export async function download(url: string, name: string, maxBytes: number, signal?: AbortSignal): Promise<Buffer> {
-  let response;
-  try {
-    response = await request(url, { signal });
-  } catch (error) {
-    throw new HeraldError(`I couldn't download "${name}" from Discord.`, { code: 'download_failed', cause: error });
-  }
-  if (response.statusCode !== 200) {
-    await response.body.dump();
-    throw new HeraldError(`I couldn't download "${name}" from Discord (HTTP ${response.statusCode}).`, { code: 'download_failed' });
-  }
-  const declared = Number(response.headers['content-length']);
-  if (declared > maxBytes) {
-    response.body.destroy();
-    throw tooLarge(name, maxBytes, declared);
-  }
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of response.body) {
-    total += (chunk as Buffer).length;
-    if (total > maxBytes) {
-      response.body.destroy();
-      throw tooLarge(name, maxBytes);
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks, total);
-}
-
-/** An attachment Discord already sized: refused before downloading when it is too large. */
-export function downloadAttachment(attachment: Attachment, maxBytes: number, signal?: AbortSignal): Promise<Buffer> {
-  if (attachment.size > maxBytes) return Promise.reject(tooLarge(attachment.name, maxBytes, attachment.size));
-  return download(attachment.url, attachment.name, maxBytes, signal);
+/** One attachment (a command's option), within the same limits as a message's. */
+export async function downloadAttachment(attachment: Pick<Attachment, 'name' | 'url' | 'size'>, options: { maxBytes?: number } = {}): Promise<Buffer> {
+  const limits = { ...DOWNLOAD_LIMITS, ...(options.maxBytes !== undefined && { fileBytes: options.maxBytes }) };
+  return (await downloadFile(cdnRequest(attachment), { limits })).data;
 }
 
 export interface MessageMedia {
@@ -65,21 +41,20 @@ export interface MessageMedia {
  */
 export async function collectMedia(
   attachments: Iterable<Attachment>,
-  options: { voiceMessage: boolean; maxBytes: number; signal?: AbortSignal },
+  options: { voiceMessage: boolean; maxBytes?: number; signal?: AbortSignal },
 ): Promise<MessageMedia> {
   const entries = [...attachments].map((attachment) => ({
     attachment,
     kind: attachmentKind(attachment.name, attachment.contentType, attachment.size),
   }));
-  const oversized = entries.find(({ attachment, kind }) => kind !== 'unsupported' && attachment.size > options.maxBytes)?.attachment;
-  if (oversized) throw tooLarge(oversized.name, options.maxBytes, oversized.size);
-  const files = await Promise.all(
-    entries.map(async ({ attachment, kind }) => ({
-      attachment,
-      kind,
-      data: kind === 'unsupported' ? undefined : await downloadAttachment(attachment, options.maxBytes, options.signal),
-    })),
+  const readable = entries.filter(({ kind }) => kind !== 'unsupported');
+  const limits = { ...DOWNLOAD_LIMITS, ...(options.maxBytes !== undefined && { fileBytes: options.maxBytes }) };
+  const downloaded = await downloadFiles(
+    readable.map(({ attachment }) => cdnRequest(attachment)),
+    { limits, ...(options.signal && { signal: options.signal }) },
   );
+  const dataOf = new Map(readable.map(({ attachment }, i) => [attachment, downloaded[i]!.data]));
+  const files = entries.map(({ attachment, kind }) => ({ attachment, kind, data: dataOf.get(attachment) }));
   const media: MessageMedia = { images: [], audio: [], documents: [] };
   for (const { attachment, kind, data } of files) {
     const mime = attachment.contentType ?? undefined;

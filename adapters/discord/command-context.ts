@@ -4,7 +4,7 @@ import type { Core } from '../../src/core.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { renderReply } from '../../src/streaming/render-reply.ts';
 import { splitMarkdown } from '../../src/streaming/markdown-split.ts';
-import { downloadAttachment, MAX_DOWNLOAD_BYTES } from './attachments.ts';
+import { downloadAttachment } from './attachments.ts';
 import { MESSAGE_LIMIT } from './discord-surface.ts';
 import { InteractionReplies } from './interaction-replies.ts';
 import { InteractionSurface } from './interaction-surface.ts';
@@ -33,7 +33,7 @@ function optionValues(interaction: ChatInputCommandInteraction): Map<string, Opt
         name: attachment.name,
         ...(attachment.contentType && { contentType: attachment.contentType }),
         size: attachment.size,
-        fetch: () => downloadAttachment(attachment, MAX_DOWNLOAD_BYTES),
+        fetch: () => downloadAttachment(attachment),
       });
     } else if (option.value !== undefined && option.value !== null) {
       values.set(option.name, option.value);

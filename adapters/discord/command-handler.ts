@@ -1,9 +1,9 @@
-import { MessageFlags, type Interaction } from 'discord.js';
+import { ApplicationCommandOptionType, ChannelType, MessageFlags, type ChatInputCommandInteraction, type Interaction } from 'discord.js';
 import type { CommandDefinition } from '../../commands/command.ts';
 import { runCommand } from '../../commands/run-command.ts';
 import type { Core } from '../../src/core.ts';
 import type { Logger } from '../../src/log/logger.ts';
-import { isAllowed } from './access-policy.ts';
+import { directMessageAccess, isAllowed } from './access-policy.ts';
 import { commandContext, memberRoleIds } from './command-context.ts';
 import { discordCommands } from './discord-commands.ts';
 import type { DiscordHooks } from './hooks.ts';
@@ -19,6 +19,22 @@ export interface CommandHandlerDeps {
   voiceNotes: VoiceNotePolicy;
   hooks: DiscordHooks;
   voice?: DiscordVoice;
+}
+
+const DM_REFUSAL = "Herald answers direct messages only from members of the servers it's set up for.";
+
+const THREADS = new Set([ChannelType.PublicThread, ChannelType.PrivateThread, ChannelType.AnnouncementThread]);
+
+/** The channels a command's channel options name (`/narrate start channel:`), each with its parent for a thread. */
+function namedChannels(interaction: ChatInputCommandInteraction): string[][] {
+  const [first] = interaction.options.data;
+  const given = first?.type === ApplicationCommandOptionType.Subcommand ? (first.options ?? []) : interaction.options.data;
+  return given.flatMap((option) => {
+    const channel = option.type === ApplicationCommandOptionType.Channel ? option.channel : null;
+    if (!channel) return [];
+    const parentId = !THREADS.has(channel.type) ? null : 'parentId' in channel ? channel.parentId : 'parent_id' in channel ? channel.parent_id : null;
+    return [parentId ? [channel.id, parentId] : [channel.id]];
+  });
 }
 
 /** Runs slash commands through the core's runCommand, with the context bound to the interaction. */
@@ -45,7 +61,13 @@ export class CommandHandler {
     const channel = interaction.channel;
     const channelIds = channel?.isThread() && channel.parentId ? [channel.id, channel.parentId] : [interaction.channelId];
     const subject = { guildId: interaction.guildId ?? undefined, channelIds, roleIds: memberRoleIds(interaction) };
-    if (!isAllowed(core.config.discord?.access, subject)) return refuse("Herald isn't available here.");
+    const access = core.config.discord?.access;
+    if (!isAllowed(access, subject)) return refuse("Herald isn't available here.");
+    const outside = namedChannels(interaction).find((channelIds) => !isAllowed(access, { ...subject, channelIds }));
+    if (outside) return refuse(`Herald isn't available in <#${outside[0]}>.`);
+    if (interaction.guildId === null && !(await directMessageAccess(interaction.client, access).allows(interaction.user.id))) {
+      return refuse(DM_REFUSAL);
+    }
     const ctx = commandContext(interaction, this.#deps);
     const work = runCommand(command, ctx, core).catch((error: unknown) =>
       logger.error({ err: error, command: command.name }, 'answering a command failed'),

@@ -5,15 +5,14 @@
  * where a file was expected (or reached by a redirect, for a shared web page) fails with a message that says what to fix.
  */
 import { HeraldError } from '../../src/errors.ts';
+import { DOWNLOAD_LIMITS, downloadFile, type FileRequest } from '../../src/media/download.ts';
 
 export interface DownloadOptions {
   botToken: string;
   /** Hosts besides *.slack.com and *.slack-gov.com that may see the token (the SLACK_API_URL host). */
   extraTokenHosts?: readonly string[];
-  maxBytes: number;
   /** The file is itself a web page: HTML is then the sign-in page only when Slack redirected to it. */
   htmlExpected?: boolean;
-  signal?: AbortSignal;
 }
 
 const MAX_REDIRECTS = 5;
@@ -36,57 +35,56 @@ export function mayCarryToken(url: URL, extraHosts: readonly string[] = []): boo
   );
 }
 
+/** A private Slack file as a download: the bot token goes along, redirects are followed by hand. */
+export function slackFileRequest(fileUrl: string, name: string, options: DownloadOptions, size?: number): FileRequest {
+  let hops = 0;
+  return {
+    name,
+    ...(size !== undefined && { size }),
+    async open(signal) {
+      let url = new URL(fileUrl);
+      for (hops = 0; ; hops++) {
+        const headers: Record<string, string> = mayCarryToken(url, options.extraTokenHosts) ? { authorization: `Bearer ${options.botToken}` } : {};
+        let response: Response;
+        try {
+          response = await fetch(url, { headers, redirect: 'manual', signal });
+        } catch (error) {
+          if (signal.aborted) throw error;
+          throw new SlackFileError(`I couldn't download “${name}” from Slack (${(error as Error).message}).`, error);
+        }
+        const location = response.headers.get('location');
+        if (response.status >= 300 && response.status < 400 && location) {
+          await response.body?.cancel();
+          if (hops >= MAX_REDIRECTS) throw new SlackFileError(`Slack redirected the download of “${name}” too many times.`);
+          url = new URL(location, url);
+          continue;
+        }
+        if (!response.ok) {
+          await response.body?.cancel();
+          throw new SlackFileError(`Slack refused the download of “${name}” (HTTP ${response.status}).`);
+        }
+        return response;
+      }
+    },
+    verify(data, response) {
+      if ((!options.htmlExpected || hops > 0) && looksLikeHtml(response.headers.get('content-type'), data)) {
+        throw new SlackFileError(
+          `Slack sent its sign-in page instead of “${name}”. The app needs the files:read scope and must be in this conversation to read shared files.`,
+        );
+      }
+    },
+  };
+}
+
 /** Downloads a private Slack file's bytes with the bot token. */
-export async function downloadSlackFile(fileUrl: string, name: string, options: DownloadOptions): Promise<Buffer> {
-  let url = new URL(fileUrl);
-  for (let hop = 0; ; hop++) {
-    const headers: Record<string, string> = mayCarryToken(url, options.extraTokenHosts) ? { authorization: `Bearer ${options.botToken}` } : {};
-    let response: Response;
-    try {
-      response = await fetch(url, { headers, redirect: 'manual', ...(options.signal ? { signal: options.signal } : {}) });
-    } catch (error) {
-      throw new SlackFileError(`I couldn't download “${name}” from Slack (${(error as Error).message}).`, error);
-    }
-    const location = response.headers.get('location');
-    if (response.status >= 300 && response.status < 400 && location) {
-      await response.body?.cancel();
-      if (hop >= MAX_REDIRECTS) throw new SlackFileError(`Slack redirected the download of “${name}” too many times.`);
-      url = new URL(location, url);
-      continue;
-    }
-    if (!response.ok) {
-      await response.body?.cancel();
-      throw new SlackFileError(`Slack refused the download of “${name}” (HTTP ${response.status}).`);
-    }
-    const declared = Number(response.headers.get('content-length') ?? NaN);
-    if (declared > options.maxBytes) {
-      await response.body?.cancel();
-      throw tooLarge(name, options.maxBytes);
-    }
-    const bytes = await readCapped(response, name, options.maxBytes);
-    if ((!options.htmlExpected || hop > 0) && looksLikeHtml(response.headers.get('content-type'), bytes)) {
-      throw new SlackFileError(
-        `Slack sent its sign-in page instead of “${name}”. The app needs the files:read scope and must be in this conversation to read shared files.`,
-      );
-    }
-    return bytes;
-  }
-}
-
-export function tooLarge(name: string, maxBytes: number): SlackFileError {
-  return new SlackFileError(`“${name}” is larger than the ${Math.round(maxBytes / 1024 / 1024)} MB I can read.`);
-}
-
-async function readCapped(response: Response, name: string, maxBytes: number): Promise<Buffer> {
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  if (!response.body) return Buffer.alloc(0);
-  for await (const chunk of response.body) {
-    total += chunk.byteLength;
-    if (total > maxBytes) throw tooLarge(name, maxBytes);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+export async function downloadSlackFile(
+  fileUrl: string,
+  name: string,
+  options: DownloadOptions & { size?: number; maxBytes?: number; signal?: AbortSignal },
+): Promise<Buffer> {
+  const { size, maxBytes = DOWNLOAD_LIMITS.fileBytes, signal, ...slack } = options;
+  const limits = { ...DOWNLOAD_LIMITS, fileBytes: maxBytes };
+  return (await downloadFile(slackFileRequest(fileUrl, name, slack, size), { limits, ...(signal && { signal }) })).data;
 }
 
 function looksLikeHtml(contentType: string | null, bytes: Buffer): boolean {

@@ -5,7 +5,8 @@
  */
 import { attachmentKind, type AttachmentKind } from '../../src/media/attachment-kind.ts';
 import type { IncomingAudio, IncomingDocument, IncomingImage } from '../../src/conversation/types.ts';
-import { downloadSlackFile, tooLarge } from './file-download.ts';
+import { downloadFiles } from '../../src/media/download.ts';
+import { downloadSlackFile, slackFileRequest, type DownloadOptions } from './file-download.ts';
 import type { SlackApi } from './slack-api.ts';
 
 export interface SlackFile {
@@ -26,9 +27,6 @@ export interface SlackFile {
   mode?: string;
   is_external?: boolean;
 }
-
-/** Largest file Herald downloads: the service takes far less, but a recording is shrunk before it is sent. */
-export const MAX_DOWNLOAD_BYTES = 200 * 1024 * 1024;
 
 export type FileKind = AttachmentKind | 'voice';
 
@@ -74,18 +72,22 @@ async function complete(api: SlackApi, file: SlackFile): Promise<SlackFile> {
   return { ...file, ...(info.file as SlackFile) };
 }
 
-export async function fetchFileBytes(api: SlackApi, stub: SlackFile, signal?: AbortSignal): Promise<{ file: SlackFile; data: Buffer }> {
+/** A file (its URLs looked up first when the event had only a stub) and how to download it with the bot token. */
+async function withDownload(api: SlackApi, stub: SlackFile): Promise<{ file: SlackFile; url: string; options: DownloadOptions }> {
   const file = await complete(api, stub);
   const url = file.url_private_download ?? file.url_private;
   if (!url) throw new Error(`file ${file.id} has no download URL`);
-  const data = await downloadSlackFile(url, fileName(file), {
+  const options = {
     botToken: api.botToken,
     extraTokenHosts: [new URL(api.apiUrl).host],
-    maxBytes: MAX_DOWNLOAD_BYTES,
     htmlExpected: /^(text\/html|application\/xhtml\+xml)\b/i.test(file.mimetype ?? ''),
-    ...(signal && { signal }),
-  });
-  return { file, data };
+  };
+  return { file, url, options };
+}
+
+export async function fetchFileBytes(api: SlackApi, stub: SlackFile): Promise<Buffer> {
+  const { file, url, options } = await withDownload(api, stub);
+  return downloadSlackFile(url, fileName(file), { ...options, ...(file.size !== undefined && { size: file.size }) });
 }
 
 export interface MessageFiles {
@@ -102,16 +104,16 @@ export interface MessageFiles {
 export async function readMessageFiles(api: SlackApi, files: readonly SlackFile[], signal?: AbortSignal): Promise<MessageFiles> {
   const present = files.filter(isPresent);
   const described = (await Promise.all(present.map((f) => complete(api, f)))).map((file) => ({ file, kind: fileKind(file) }));
-  // Refused before anything is downloaded: Slack's size is the file's.
-  const oversized = described.find(({ file, kind }) => kind !== 'unsupported' && (file.size ?? 0) > MAX_DOWNLOAD_BYTES)?.file;
-  if (oversized) throw tooLarge(fileName(oversized), MAX_DOWNLOAD_BYTES);
-  const read = await Promise.all(
-    described.map(async ({ file, kind }) => ({
-      file,
-      kind,
-      data: kind === 'unsupported' ? undefined : (await fetchFileBytes(api, file, signal)).data,
-    })),
+  const readable = described.filter(({ kind }) => kind !== 'unsupported');
+  const requests = await Promise.all(
+    readable.map(async ({ file }) => {
+      const { url, options } = await withDownload(api, file);
+      return slackFileRequest(url, fileName(file), options, file.size);
+    }),
   );
+  const downloaded = await downloadFiles(requests, { ...(signal && { signal }) });
+  const dataOf = new Map(readable.map(({ file }, i) => [file, downloaded[i]!.data]));
+  const read = described.map(({ file, kind }) => ({ file, kind, data: dataOf.get(file) }));
   const result: MessageFiles = { images: [], audio: [], documents: [] };
   for (const { file, kind, data } of read) {
     const name = fileName(file);

@@ -36,7 +36,7 @@ export function asAttachment(api: SlackApi, file: SlackFile): CommandAttachment 
     name: fileName(file),
     ...(file.mimetype && { contentType: file.mimetype }),
     size: file.size ?? 0,
-    fetch: async () => (await fetchFileBytes(api, file)).data,
+    fetch: () => fetchFileBytes(api, file),
   };
 }
 

@@ -36,6 +36,11 @@ const schema = z.object({
   API_IDLE_TIMEOUT_MS: positiveInt.default(defaults.api.idleTimeoutMs),
   API_MAX_RETRIES: z.coerce.number().int().min(0).max(5).default(defaults.api.maxRetries),
   CHAT_MODEL: z.string().min(1).default(defaults.models.chat),
+  CHAT_MODELS_ALLOWED: z
+    .string()
+    .regex(/^\s*[A-Za-z0-9._:/-]+\s*(,\s*[A-Za-z0-9._:/-]+\s*)*$/, 'comma-separated model ids such as "svc-v2.5-pro,svc-v2-flash"')
+    .transform((v) => v.split(',').map((id) => id.trim()))
+    .default(() => [...defaults.models.chatAllowed]),
   VISION_MODEL: z.string().min(1).default(defaults.models.vision),
   ASR_MODEL: z.string().min(1).default(defaults.models.asr),
   TTS_MODEL: z.string().min(1).default(defaults.models.tts),
@@ -65,6 +70,7 @@ const schema = z.object({
   DISCORD_DENY_CHANNELS: idList,
   DISCORD_ALLOW_ROLES: idList,
   DISCORD_DENY_ROLES: idList,
+  DISCORD_DMS: z.enum(['all', 'members']).default('all'),
   SHARD_COUNT: z
     .string()
     .regex(/^(auto|[1-9]\d*)$/, '"auto" or a positive whole number')
@@ -113,7 +119,8 @@ export interface Config {
     timeouts: { connectMs: number; firstByteMs: number; idleMs: number };
     maxRetries: number;
   };
-  models: { chat: string; vision: string; asr: string; tts: string };
+  /** `chatAllowed`: the chat models /settings may choose (CHAT_MODEL among them). */
+  models: { chat: string; chatAllowed: string[]; vision: string; asr: string; tts: string };
   tts: { voice: string };
   webSearch: {
     mode: WebSearchMode;
@@ -152,6 +159,8 @@ export interface DiscordAccess {
   denyChannels: string[];
   allowRoles: string[];
   denyRoles: string[];
+  /** `members`: direct messages only from members who pass the server and role lists in one of Herald's servers. */
+  directMessages: 'all' | 'members';
 }
 
 /** Gateway shards: `count` in total over every process ('auto': Discord's recommendation), `ids` run by this one (default: all). */
@@ -196,7 +205,13 @@ export function loadConfig(env: Env, options: LoadOptions = {}): Config {
       timeouts: { connectMs: e.API_CONNECT_TIMEOUT_MS, firstByteMs: e.API_FIRST_BYTE_TIMEOUT_MS, idleMs: e.API_IDLE_TIMEOUT_MS },
       maxRetries: e.API_MAX_RETRIES,
     },
-    models: { chat: e.CHAT_MODEL, vision: e.VISION_MODEL, asr: e.ASR_MODEL, tts: e.TTS_MODEL },
+    models: {
+      chat: e.CHAT_MODEL,
+      chatAllowed: [...new Set([e.CHAT_MODEL, ...e.CHAT_MODELS_ALLOWED])],
+      vision: e.VISION_MODEL,
+      asr: e.ASR_MODEL,
+      tts: e.TTS_MODEL,
+    },
     tts: { voice: e.TTS_VOICE },
     webSearch: {
       mode: e.WEB_SEARCH,
@@ -257,8 +272,10 @@ function discordAccess(e: z.infer<typeof schema>): { access?: DiscordAccess } {
     denyChannels: e.DISCORD_DENY_CHANNELS ?? [],
     allowRoles: e.DISCORD_ALLOW_ROLES ?? [],
     denyRoles: e.DISCORD_DENY_ROLES ?? [],
+    directMessages: e.DISCORD_DMS,
   };
-  return Object.values(access).some((list) => list.length > 0) ? { access } : {};
+  const restricted = access.directMessages === 'members' || Object.values(access).some((list) => Array.isArray(list) && list.length > 0);
+  return restricted ? { access } : {};
 }
 
 function readEnvFile(path: string): Env {

@@ -11,6 +11,8 @@ export const defaults = {
   },
   models: {
     chat: 'svc-v2.5-pro',
+    /** The chat models the spec names (those with web search). */
+    chatAllowed: ['svc-v2.5-pro', 'svc-v2.5', 'svc-v2-pro', 'svc-v2-omni', 'svc-v2-flash'],
     vision: 'svc-v2.5',
     asr: 'svc-v2.5-asr',
     tts: 'svc-v2-tts',

@@ -1,7 +1,8 @@
 import type { Config } from '../config/config.ts';
 import type { Store } from '../store/store.ts';
 import { humanDuration, nextMidnight } from './clock.ts';
-import type { UsageLedger } from './usage-ledger.ts';
+import type { ReplyUsage } from './types.ts';
+import { UsageLedger, type UsageSubject } from './usage-ledger.ts';
 
 export interface QuotaDenial {
   code: 'rate_limited' | 'daily_budget';
@@ -105,4 +106,31 @@ function perMinute(count: number) {
 
 function requests(count: number): string {
   return `${numberFormat.format(count)} request${count === 1 ? '' : 's'}`;
+}
+
+/**
+ * Work that costs outside a chat reply (speech from /say, narration) charged to the same budgets as chat: admitted
+ * before it is queued, its usage recorded once it is done, so it counts in the limits and shows in /usage.
+ */
+export class SpendingGuard {
+  readonly #guard: QuotaGuard;
+  readonly #ledger: UsageLedger;
+  readonly #now: () => Date;
+
+  constructor(store: Store, config: Pick<Config, 'quotas' | 'timezone'>, now: () => Date = () => new Date()) {
+    this.#ledger = new UsageLedger(store, config.timezone);
+    this.#guard = new QuotaGuard(store, this.#ledger, config.quotas, config.timezone);
+    this.#now = now;
+  }
+
+  admit(subject: QuotaSubject, userLimits?: UserLimits): Promise<QuotaDenial | null> {
+    return this.#guard.admit(subject, this.#now(), userLimits);
+  }
+
+  /** Records one request's usage for the user and their server, as a reply's is. */
+  record(subject: QuotaSubject, usage: ReplyUsage): Promise<void> {
+    const subjects: UsageSubject[] = [{ platform: subject.platform, userId: subject.userId }];
+    if (subject.workspaceId !== undefined) subjects.push({ platform: subject.platform, workspaceId: subject.workspaceId });
+    return this.#ledger.record(subjects, usage, this.#now());
+  }
 }

@@ -46,13 +46,16 @@ export class SettingsStore {
       key.workspaceId === undefined ? Promise.resolve({}) : this.get({ platform: key.platform, workspaceId: key.workspaceId }),
       this.get({ platform: key.platform, workspaceId: key.workspaceId, channelId: key.channelId }),
     ]);
-    const merged: ConversationSettings = { ...workspace, ...channel, ...definedOnly(overrides) };
+    const stored: ConversationSettings = { ...workspace, ...channel };
+    const merged: ConversationSettings = { ...stored, ...definedOnly(overrides) };
     const { quotas } = config;
+    // Where the operator, a server or a channel turned web search off, a request cannot turn it back on.
+    const searchOff = (stored.webSearch ?? config.webSearch.mode) === 'off';
     return {
       ...(merged.persona && { persona: merged.persona }),
       thinking: merged.thinking ?? config.thinking,
-      webSearch: merged.webSearch ?? config.webSearch.mode,
-      model: merged.model ?? config.models.chat,
+      webSearch: searchOff ? 'off' : (merged.webSearch ?? config.webSearch.mode),
+      model: merged.model !== undefined && isAllowedModel(merged.model, config) ? merged.model : config.models.chat,
       voice: merged.voice ?? config.tts.voice,
       quotas: {
         userRequestsPerMinute: Math.min(merged.userRequestsPerMinute ?? Infinity, quotas.userRequestsPerMinute),
@@ -60,6 +63,11 @@ export class SettingsStore {
       },
     };
   }
+}
+
+/** Whether a chat model id may be used: the operator's allow list (CHAT_MODELS_ALLOWED), which always holds CHAT_MODEL. */
+export function isAllowedModel(model: string, config: Pick<Config, 'models'>): boolean {
+  return config.models.chatAllowed.includes(model);
 }
 
 function definedOnly(overrides: RequestOverrides): ConversationSettings {

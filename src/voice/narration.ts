@@ -4,6 +4,8 @@ import { narrationText, type NarratedMessage } from './narration-text.ts';
 export interface ChatMessageForNarration extends NarratedMessage {
   guildId?: string;
   channelId: string;
+  /** Whose budget reading it aloud is charged to. */
+  authorId: string;
   /** Written by a bot or webhook. */
   fromBot: boolean;
   /** A system message, or the visible trace of a slash command. */

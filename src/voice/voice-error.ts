@@ -10,7 +10,8 @@ export type VoiceErrorCode =
   | 'connect_failed'
   | 'busy_elsewhere'
   | 'queue_full'
-  | 'unknown_channel';
+  | 'unknown_channel'
+  | 'not_permitted';
 
 /** Voice could not be used for this request; `message` tells the user why and what to do. */
 export class VoiceError extends HeraldError {

@@ -23,6 +23,8 @@ export interface VoiceManagerOptions {
   /** Narrated messages that may wait per server before the oldest is dropped. Default 5. */
   maxNarrationBacklog?: number;
   opus?: OpusFrameStreamOptions;
+  /** Charges a message about to be narrated; false when its budget is spent and it is not read. */
+  admitNarration?(message: ChatMessageForNarration): Promise<boolean>;
 }
 
 /** Who asked where: a command's origin. */
@@ -43,6 +45,8 @@ export class VoiceManager {
   readonly #options: VoiceManagerOptions;
   readonly #queues = new Map<string, SpeechQueue>();
   readonly #narrations = new Map<string, Narration>();
+  /** Per server, the narrated message whose budget is being checked last. */
+  readonly #admissions = new Map<string, Promise<void>>();
 
   constructor(options: VoiceManagerOptions) {
     this.#options = options;
@@ -52,10 +56,21 @@ export class VoiceManager {
   control(scope: VoiceScope): VoiceControl {
     return {
       say: (request) => this.#say(scope, request),
-      stop: async () => this.#queues.get(scope.guildId ?? '')?.stop() ?? 0,
-      skip: async () => this.#queues.get(scope.guildId ?? '')?.skip() ?? false,
+      stop: async () => {
+        const queue = this.#queues.get(scope.guildId ?? '');
+        await this.#checkControl(scope, queue?.channelId);
+        return queue?.stop() ?? 0;
+      },
+      skip: async () => {
+        const queue = this.#queues.get(scope.guildId ?? '');
+        await this.#checkControl(scope, queue?.channelId);
+        return queue?.skip() ?? false;
+      },
       startNarration: (options) => this.#startNarration(scope, options),
-      stopNarration: async () => this.#stopNarration(scope.guildId),
+      stopNarration: async () => {
+        await this.#checkControl(scope, this.#narrations.get(scope.guildId ?? '')?.voiceChannelId);
+        return this.#stopNarration(scope.guildId);
+      },
       prefersVoice: async () => (await this.#options.store.get<boolean>(this.#preferenceKey(scope.userId))) === true,
       setPrefersVoice: async (prefers) => {
         if (prefers) await this.#options.store.set(this.#preferenceKey(scope.userId), true);
@@ -71,13 +86,30 @@ export class VoiceManager {
     if (!narration) return;
     const text = narrationFor(narration, message);
     if (text === undefined) return;
-    const { finished } = this.#queue(message.guildId).enqueue({
-      kind: 'narration',
-      channelId: narration.voiceChannelId,
-      request: { text, voice: narration.voice, style: narration.style },
-    });
-    void finished.then((outcome) => {
-      if (outcome.status === 'failed') this.#options.logger.warn({ guildId: message.guildId, reason: outcome.message }, 'voice: narration failed');
+    const guildId = message.guildId;
+    const read = () => {
+      if (this.#narrations.get(guildId) !== narration) return;
+      const { finished } = this.#queue(guildId).enqueue({
+        kind: 'narration',
+        channelId: narration.voiceChannelId,
+        request: { text, voice: narration.voice, style: narration.style },
+      });
+      void finished.then((outcome) => {
+        if (outcome.status === 'failed') this.#options.logger.warn({ guildId, reason: outcome.message }, 'voice: narration failed');
+      });
+    };
+    const { admitNarration, logger } = this.#options;
+    if (!admitNarration) return read();
+    // One at a time per server, so messages are read in the order they came.
+    const admitted = (this.#admissions.get(guildId) ?? Promise.resolve())
+      .then(() => admitNarration(message))
+      .then(
+        (ok) => void (ok && read()),
+        (error: unknown) => logger.warn({ err: error, guildId }, 'voice: narration budget could not be checked; message not read'),
+      );
+    this.#admissions.set(guildId, admitted);
+    void admitted.then(() => {
+      if (this.#admissions.get(guildId) === admitted) this.#admissions.delete(guildId);
     });
   }
 
@@ -132,6 +164,16 @@ export class VoiceManager {
     queue?.clearNarration();
     queue?.idle();
     return true;
+  }
+
+  /** Only people in the voice channel, or who may move members there, stop or skip what plays in it. */
+  async #checkControl(scope: VoiceScope, voiceChannelId: string | undefined): Promise<void> {
+    if (scope.guildId === undefined || voiceChannelId === undefined) return;
+    const { voice } = this.#options;
+    if (await voice.mayControl(scope.guildId, scope.userId, voiceChannelId)) return;
+    throw new VoiceError(`Only people in ${voice.channelName(scope.guildId, voiceChannelId)} (or with Move Members) can do that.`, {
+      code: 'not_permitted',
+    });
   }
 
   #checkNotBusyElsewhere(guildId: string, channel: ChannelRef): void {

@@ -15,5 +15,7 @@ export interface VoicePlatform {
    */
   textChannel(guildId: string, userId: string, reference: string | undefined, fallbackId: string): Promise<ChannelRef>;
   channelName(guildId: string, channelId: string): string;
+  /** Whether the user may stop or skip what plays in a voice channel: they are in it, or may move members there. */
+  mayControl(guildId: string, userId: string, voiceChannelId: string): Promise<boolean>;
   join(guildId: string, channelId: string): Promise<VoiceLink>;
 }

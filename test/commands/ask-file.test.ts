@@ -28,6 +28,7 @@ async function runAsk(options: Record<string, OptionValue>) {
     config,
     logger: silentLogger,
     engine: new ConversationEngine({ config, logger: silentLogger, store: new MemoryStore(), chat: chat.chat }),
+    store: new MemoryStore(),
     speak: async () => {
       throw new Error('not used');
     },

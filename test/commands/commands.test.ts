@@ -5,6 +5,7 @@ import { narrate } from '../../commands/narrate.ts';
 import { runCommand } from '../../commands/run-command.ts';
 import { say } from '../../commands/say.ts';
 import { settings } from '../../commands/settings.ts';
+import { usage } from '../../commands/usage.ts';
 import type { SpeechInput } from '../../src/capabilities/synthesize.ts';
 import { ConversationEngine } from '../../src/conversation/engine.ts';
 import type { SpeechFormat } from '../../src/speech/speak.ts';
@@ -12,15 +13,17 @@ import { MemoryStore } from '../../src/store/memory-store.ts';
 import { fakeChat } from '../conversation/fake-chat.ts';
 import { silentLogger, testConfig } from '../conversation/fake-adapter.ts';
 
-function harness() {
-  const config = testConfig();
+function harness(env: Record<string, string> = {}) {
+  const config = testConfig(env);
   const chat = fakeChat(() => ({ text: 'ok' }));
-  const engine = new ConversationEngine({ config, logger: silentLogger, store: new MemoryStore(), chat: chat.chat });
+  const store = new MemoryStore();
+  const engine = new ConversationEngine({ config, logger: silentLogger, store, chat: chat.chat });
   const spoken: Array<{ input: SpeechInput; format: SpeechFormat }> = [];
   const services: CommandServices = {
     config,
     logger: silentLogger,
     engine,
+    store,
     speak: async (input, format) => {
       spoken.push({ input, format });
       return { format, mime: 'audio/ogg', data: Buffer.alloc(10), durationSeconds: 1, waveform: 'AA==' };
@@ -63,7 +66,35 @@ describe('/settings', () => {
     await runCommand(settings, context({ model: 'x' }, false), services);
     expect(replies.at(-1)).toBe('Only administrators can use /settings.');
     await runCommand(settings, context({ model: 'not a model!' }), services);
-    expect(replies.at(-1)).toMatch(/model must be an id/);
+    expect(replies.at(-1)).toMatch(/^"not a model!" is not a model Herald may use here\. Choose one of: svc-v2\.5-pro, /);
+  });
+
+  it('accepts only models on the allow list, and never uses one stored before it was listed', async () => {
+    const { services, engine, replies, context, requests } = harness({ CHAT_MODELS_ALLOWED: 'svc-v2-flash' });
+    await runCommand(settings, context({ model: 'svc-ultra-expensive' }), services);
+    expect(replies.at(-1)).toBe('"svc-ultra-expensive" is not a model Herald may use here. Choose one of: svc-v2.5-pro, svc-v2-flash.');
+    expect(await engine.getSettings({ platform: 'discord', workspaceId: 'guild-1' })).toEqual({});
+    await engine.updateSettings({ platform: 'discord', workspaceId: 'guild-1' }, { model: 'svc-ultra-expensive' });
+    await collect(engine.handle({ platform: 'discord', workspaceId: 'guild-1', channelId: 'channel-1', messageId: 'm1', author: { id: 'u9', displayName: 'Bo' }, text: 'hi', isDirect: false }));
+    expect(requests.at(-1)!.model).toBe('svc-v2.5-pro');
+  });
+});
+
+describe('/ask search', () => {
+  it("cannot turn web search on where the server or channel turned it off, but can where it is on", async () => {
+    const { services, context, requests } = harness();
+    const ask = commands.find((c) => c.name === 'ask')!;
+    const asking = (options: Record<string, OptionValue>) => ({ ...context(options), replyStream: collect });
+    await runCommand(settings, context({ web_search: 'off' }), services);
+    await runCommand(ask, asking({ question: 'news?', search: true }), services);
+    expect(requests.at(-1)!.webSearch).toBe('off');
+    await runCommand(settings, context({ web_search: 'auto', scope: 'server' }), services);
+    await runCommand(settings, context({ web_search: 'off', scope: 'channel' }), services);
+    await runCommand(ask, asking({ question: 'news?', search: true }), services);
+    expect(requests.at(-1)!.webSearch).toBe('off');
+    await runCommand(settings, context({ web_search: 'default', scope: 'channel' }), services);
+    await runCommand(ask, asking({ question: 'news?', search: true }), services);
+    expect(requests.at(-1)!.webSearch).toBe('force');
   });
 });
 
@@ -86,6 +117,42 @@ describe('/say', () => {
     await runCommand(say, context({ text: 'a long speech', format: 'wav' }), services);
     expect(uploads).toHaveLength(0);
     expect(replies.at(-1)).toMatch(/over this channel's upload limit of 0\.0 MB\. Try a shorter text or the voice-message format/);
+  });
+});
+
+describe('/say input and budgets', () => {
+  it('refuses blank text before anything is queued or synthesized', async () => {
+    const { services, spoken, uploads, replies, context } = harness();
+    await runCommand(say, context({ text: '  \n ' }), services);
+    expect(replies).toEqual(['There is nothing to say: give /say some text.']);
+    expect(spoken).toEqual([]);
+    expect(uploads).toEqual([]);
+  });
+
+  it('checks the lengths itself, whatever the platform let through', async () => {
+    const { services, spoken, replies, context } = harness();
+    await runCommand(say, context({ text: 'a'.repeat(2001) }), services);
+    await runCommand(say, context({ text: 'hello', style: 's'.repeat(101) }), services);
+    expect(replies).toEqual(['That text is 2001 characters long; /say speaks at most 2000.', 'That style is 101 characters long; at most 100.']);
+    expect(spoken).toEqual([]);
+  });
+
+  it("goes through the per-user quota like chat, and shows in /usage", async () => {
+    const { services, spoken, replies, context } = harness({ QUOTA_USER_PER_MINUTE: '2' });
+    for (const text of ['one', 'two', 'three', 'four']) await runCommand(say, context({ text }), services);
+    expect(spoken.map((s) => s.input.text)).toEqual(['one', 'two']);
+    expect(replies).toHaveLength(2);
+    for (const reply of replies) expect(reply).toMatch(/^You've reached your limit of 2 requests per minute — try again in \d+ s\.$/);
+    await runCommand(usage, context({}), services);
+    expect(replies.at(-1)).toMatch(/^\*\*You today:\*\* 2 replies/);
+  });
+
+  it("counts against the server's budget too: a second member is refused once the server's minute is spent", async () => {
+    const { services, spoken, replies, context } = harness({ QUOTA_GUILD_PER_MINUTE: '1' });
+    await runCommand(say, context({ text: 'first' }), services);
+    await runCommand(say, { ...context({ text: 'second' }), user: { id: 'u2', displayName: 'Bo', isAdmin: false } }, services);
+    expect(spoken.map((s) => s.input.text)).toEqual(['first']);
+    expect(replies.at(-1)).toMatch(/^This server has reached its limit of 1 request per minute/);
   });
 });
 

@@ -25,7 +25,13 @@ describe('loadConfig', () => {
     expect(config.api.auth).toBe('bearer');
     expect(config.api.format).toBe('chat');
     expect(config.api.messagesPrefix).toBe('anthropic');
-    expect(config.models).toEqual({ chat: 'svc-v2.5-pro', vision: 'svc-v2.5', asr: 'svc-v2.5-asr', tts: 'svc-v2-tts' });
+    expect(config.models).toEqual({
+      chat: 'svc-v2.5-pro',
+      chatAllowed: ['svc-v2.5-pro', 'svc-v2.5', 'svc-v2-pro', 'svc-v2-omni', 'svc-v2-flash'],
+      vision: 'svc-v2.5',
+      asr: 'svc-v2.5-asr',
+      tts: 'svc-v2-tts',
+    });
     expect(config.tts.voice).toBe('svc_default');
     expect(config.webSearch.mode).toBe('auto');
     expect(config.thinking).toBe(true);

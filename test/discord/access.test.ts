@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerCommands } from '../../adapters/discord/index.ts';
-import { isAllowed } from '../../adapters/discord/access-policy.ts';
+import { DirectMessageAccess, isAllowed, type MemberDirectory } from '../../adapters/discord/access-policy.ts';
 import type { DiscordAccess } from '../../src/config/config.ts';
 import { ChannelType, type ChannelRecord, type RoleRecord } from '../fakes/discord/index.ts';
 import { startHarness, type Harness } from './harness.ts';
@@ -51,10 +51,104 @@ describe('discord: allow and deny lists', () => {
     const answered = await fake.waitFor(() => record.originalMessageId && fake.message(record.originalMessageId));
     expect(answered).toMatchObject({ content: "Herald isn't available here.", ephemeral: true });
   });
+
+  it('refuses a command naming a denied channel from an allowed one: /narrate start channel:', async () => {
+    const { fake } = h;
+    const record = fake.invokeCommand({
+      name: 'narrate', subcommand: 'start', userId: fake.users.bob.id, channelId: fake.textChannel.id, options: { channel: denied.id },
+    });
+    const answered = await fake.waitFor(() => record.originalMessageId && fake.message(record.originalMessageId));
+    expect(answered).toMatchObject({ content: `Herald isn't available in <#${denied.id}>.`, ephemeral: true });
+  });
+});
+
+describe('discord: direct messages kept to members (DISCORD_DMS=members)', () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await startHarness({
+      env: (fake) => {
+        const helpers = fake.addRole({ name: 'helpers' });
+        fake.addMember({ userId: fake.users.bob.id, roleIds: [helpers.id] });
+        return { DISCORD_ALLOW_ROLES: helpers.id, DISCORD_DMS: 'members' };
+      },
+    });
+    await registerCommands(h.config);
+  });
+
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it("refuses a command in a DM from someone without an allowed role in Herald's servers, and runs a member's", async () => {
+    const { fake } = h;
+    const ask = (userId: string) => {
+      const record = fake.invokeCommand({ name: 'usage', userId, channelId: fake.dmChannelFor(userId).id });
+      return fake.waitFor(() => record.originalMessageId && fake.message(record.originalMessageId));
+    };
+    expect(await ask(fake.users.alice.id)).toMatchObject({
+      content: "Herald answers direct messages only from members of the servers it's set up for.",
+      ephemeral: true,
+    });
+    expect(await ask(fake.users.bob.id)).toMatchObject({ content: expect.stringMatching(/^\*\*You today:\*\*/) });
+  });
+});
+
+describe('discord: DirectMessageAccess', () => {
+  const lists: DiscordAccess = {
+    allowGuilds: [], denyGuilds: ['g-denied'], allowChannels: [], denyChannels: [], allowRoles: ['helper'], denyRoles: [], directMessages: 'members',
+  };
+  function directory(roles: Record<string, Record<string, string[]>>) {
+    const lookups: string[] = [];
+    const dir: MemberDirectory = {
+      guildIds: () => Object.keys(roles),
+      rolesOf: async (guildId, userId) => {
+        lookups.push(`${guildId}:${userId}`);
+        return roles[guildId]?.[userId];
+      },
+    };
+    return { dir, lookups };
+  }
+
+  it('lets every DM through unless the setting asks for members', async () => {
+    const { dir, lookups } = directory({});
+    expect(await new DirectMessageAccess(undefined, dir).allows('u1')).toBe(true);
+    expect(await new DirectMessageAccess({ ...lists, directMessages: 'all' }, dir).allows('u1')).toBe(true);
+    expect(lookups).toEqual([]);
+  });
+
+  it('needs an allowed role in an allowed server, and caches each answer for ten minutes', async () => {
+    let now = 0;
+    const { dir, lookups } = directory({ 'g-denied': { ada: ['helper'] }, g1: { bo: ['helper'], cy: [] } });
+    const gate = new DirectMessageAccess(lists, dir, () => now);
+    expect(await Promise.all(['ada', 'bo', 'cy', 'dee'].map((id) => gate.allows(id)))).toEqual([false, true, false, false]);
+    const first = lookups.length;
+    expect(await gate.allows('bo')).toBe(true);
+    expect(await gate.allows('cy')).toBe(false);
+    expect(lookups).toHaveLength(first);
+    now += 10 * 60_000 + 1;
+    await gate.allows('bo');
+    expect(lookups).toHaveLength(first + 1);
+  });
+
+  it('refuses, without remembering it, when a look-up fails', async () => {
+    let fail = true;
+    const dir: MemberDirectory = {
+      guildIds: () => ['g1'],
+      rolesOf: async () => {
+        if (fail) throw new Error('Discord is down');
+        return ['helper'];
+      },
+    };
+    const gate = new DirectMessageAccess(lists, dir);
+    expect(await gate.allows('bo')).toBe(false);
+    fail = false;
+    expect(await gate.allows('bo')).toBe(true);
+  });
 });
 
 describe('discord: the access rule', () => {
-  const none: DiscordAccess = { allowGuilds: [], denyGuilds: [], allowChannels: [], denyChannels: [], allowRoles: [], denyRoles: [] };
+  const none: DiscordAccess = { allowGuilds: [], denyGuilds: [], allowChannels: [], denyChannels: [], allowRoles: [], denyRoles: [], directMessages: 'all' };
   const where = { guildId: 'g1', channelIds: ['c1', 'parent'], roleIds: ['r1'] };
 
   it('lets everything through without lists, and direct messages through any lists', () => {

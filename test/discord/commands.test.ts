@@ -11,7 +11,8 @@ describe('discord: slash commands', () => {
   let h: Harness;
 
   beforeAll(async () => {
-    h = await startHarness({ env: { WEB_SEARCH: 'auto' }, emulator: { transcribe: () => 'a recorded note' } });
+    // Every command here is Alice's, /say included since it counts against the same per-minute limit as questions.
+    h = await startHarness({ env: { WEB_SEARCH: 'auto', QUOTA_USER_PER_MINUTE: '100' }, emulator: { transcribe: () => 'a recorded note' } });
   });
 
   afterAll(async () => {

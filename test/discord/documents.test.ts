@@ -65,7 +65,7 @@ describe('discord: attached documents', () => {
     const { text, sent } = await ask('too-big', `${h.mention} any errors in here?`, [
       { filename: 'server.log', bytes: Buffer.alloc(MAX_DOWNLOAD_BYTES + 1024 * 1024, 0x61) },
     ]);
-    expect(text).toContain('"server.log" is 26.0 MB, over the 25.0 MB I can read.');
+    expect(text).toContain('"server.log" is 26 MB, over the 25 MB I can read.');
     expect(downloadsOf(sent[0]!)).toEqual([]);
   });
 

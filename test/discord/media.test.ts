@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { download } from '../../adapters/discord/attachments.ts';
+import { downloadAttachment } from '../../adapters/discord/attachments.ts';
 import { registerCommands } from '../../adapters/discord/index.ts';
-import { MediaError } from '../../src/errors.ts';
+import { DownloadError } from '../../src/media/download.ts';
 import { MessageFlag, type UserMessageAttachment } from '../fakes/discord/index.ts';
 import { startHarness, type Harness } from './harness.ts';
 
@@ -147,14 +147,14 @@ describe('discord: images and recordings', () => {
     expect(h.botMessages(channel.id)[1]?.content).toBe('🎙️ **memo.flac**\n> the meeting starts at nine');
   });
 
-  it('downloads attachments with a size cap', async () => {
+  it('downloads attachments with a size cap, checked against the Content-Length even when the reported size is wrong', async () => {
     const { fake } = h;
     const sent = fake.sendMessage({ channelId: fake.dmChannel.id, content: 'not for Herald to read', attachments: [{ filename: 'big.png', bytes: fixture('images/huge-5000x4000.png') }] });
     const url = (sent.attachments as { url: string }[])[0]!.url;
-    const error = await download(url, 'big.png', 1024).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(MediaError);
-    expect((error as MediaError).code).toBe('too_large');
-    expect((error as MediaError).message).toBe('"big.png" is 0.1 MB, over the 0.0 MB I can read.');
-    expect((await download(url, 'big.png', 1024 * 1024)).equals(fixture('images/huge-5000x4000.png'))).toBe(true);
+    const error = await downloadAttachment({ name: 'big.png', url, size: 0 }, { maxBytes: 1024 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DownloadError);
+    expect((error as DownloadError).code).toBe('too_large');
+    expect((error as DownloadError).message).toMatch(/^"big\.png" is [\d.]+ KB, over the 1 KB I can read\.$/);
+    expect((await downloadAttachment({ name: 'big.png', url, size: 0 }, { maxBytes: 1024 * 1024 })).equals(fixture('images/huge-5000x4000.png'))).toBe(true);
   });
 });

@@ -60,6 +60,18 @@ describe('slash commands on Slack', () => {
     expect(fake.message(fake.channelId, shared.thread_ts!)?.text).toBe(`<@${fake.userId}> used /say: hello world`);
   });
 
+  it('/say counts against the per-user limit like a question, refused to the user alone, and shows in /usage', async () => {
+    await herald.stop();
+    herald = await startHerald(fake, emu, { mode: 'http', env: { QUOTA_USER_PER_MINUTE: '1' } });
+    await fake.sendSlashCommand({ command: '/say', text: 'hello world' });
+    await fake.waitFor(() => fake.botMessages().find((m) => m.fileIds.length > 0), 10_000);
+    await fake.sendSlashCommand({ command: '/say', text: 'once more' });
+    expect((await ephemeral(0)).body.text).toMatch(/^You've reached your limit of 1 request per minute — try again in \d+ (s|min)\.$/);
+    await fake.sendSlashCommand({ command: '/usage' });
+    expect((await ephemeral(1)).body.text).toMatch(/^\*You today:\* 1 replies/);
+    expect(emu.requests).toHaveLength(1);
+  });
+
   it('/transcribe without a recording explains how to use it', async () => {
     await fake.sendSlashCommand({ command: '/transcribe' });
     const post = await ephemeral();

@@ -143,7 +143,16 @@ describe('documents shared with Herald on Slack', () => {
     const huge = fake.uploadUserFile({ name: 'dump.csv', bytes: Buffer.from('a,b\n'), extra: { size: 300 * 1024 * 1024 } });
     await fake.deliverEvent(fake.events.appMention({ text: 'compare these', files: [small, huge] }));
     const reply = await fake.waitFor(() => fake.botMessages()[0], 10_000);
-    expect(reply.text).toMatch(/^⚠️ .*dump\.csv.*larger than the 200 MB/);
+    expect(reply.text).toMatch(/^⚠️ .*dump\.csv.*300 MB, over the 25 MB I can read/);
+    expect(fake.fileFetches).toEqual([]);
+    expect(handed).toEqual([]);
+  });
+
+  it('refuses a 26 MB log file before downloading it, rather than decode it whole', async () => {
+    const log = fake.uploadUserFile({ name: 'server.log', bytes: Buffer.alloc(26 * 1024 * 1024, 0x61) });
+    await fake.deliverEvent(fake.events.appMention({ text: 'any errors?', files: [log] }));
+    const reply = await fake.waitFor(() => fake.botMessages()[0], 10_000);
+    expect(reply.text).toBe('⚠️ "server.log" is 26 MB, over the 25 MB I can read.');
     expect(fake.fileFetches).toEqual([]);
     expect(handed).toEqual([]);
   });

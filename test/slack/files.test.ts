@@ -80,6 +80,21 @@ describe('files shared with Herald on Slack', () => {
     expect(reply.text).toMatch(/^⚠️ /);
     expect(emu.requests).toHaveLength(0);
   });
+
+  it('stops downloading the files of a question deleted meanwhile, and answers nothing', async () => {
+    const doc = fake.uploadUserFile({ name: 'notes.txt', bytes: Buffer.alloc(256 * 1024, 0x61) });
+    fake.holdFileTransfer(doc.file.id, 1024);
+    const mention = fake.events.appMention({ text: 'summarize this', files: [doc] });
+    await fake.deliverEvent(mention);
+    await fake.waitFor(() => fake.fileFetches[0]);
+    await fake.deliverEvent(fake.events.messageDeleted({ channel: String(mention.channel), ts: String(mention.ts) }));
+    await fake.waitFor(() => fake.fileFetches[0]!.ended === 'client-closed');
+    // Stopping waits for the work in progress: whatever it would still post is posted by then.
+    await herald.stop();
+    herald = await startHerald(fake, emu, { mode: 'http' });
+    expect(emu.requests).toHaveLength(0);
+    expect(fake.calls('chat.postMessage')).toEqual([]);
+  });
 });
 
 describe('downloadSlackFile', () => {
@@ -115,6 +130,6 @@ describe('downloadSlackFile', () => {
   it('refuses a file over the size limit', async () => {
     const clip = fake.uploadAudioClip({ bytes: Buffer.alloc(4096) });
     const options = { botToken: fake.botToken, extraTokenHosts: [new URL(fake.baseUrl).host], maxBytes: 1024 };
-    await expect(downloadSlackFile(String(clip.file.url_private_download), 'big.m4a', options)).rejects.toThrow(/larger than/);
+    await expect(downloadSlackFile(String(clip.file.url_private_download), 'big.m4a', options)).rejects.toThrow('"big.m4a" is 4 KB, over the 1 KB I can read.');
   });
 });

@@ -44,7 +44,7 @@ describe('narration text', () => {
 
 describe('which messages are narrated', () => {
   const narration = { textChannelId: 'text-1', voiceChannelId: 'voice-1' };
-  const message = { channelId: 'text-1', authorName: 'Alice', text: 'hi', attachments: [], fromBot: false };
+  const message = { channelId: 'text-1', authorId: 'alice', authorName: 'Alice', text: 'hi', attachments: [], fromBot: false };
 
   it('only those of the narrated channel from people, not bots or commands', () => {
     expect(narrationFor(narration, message)).toBe('Alice says: hi.');

@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryStore } from '../../src/store/memory-store.ts';
 import { VoiceError } from '../../src/voice/voice-error.ts';
-import { VoiceManager } from '../../src/voice/voice-manager.ts';
+import { narrationBudget } from '../../src/voice/narration-budget.ts';
+import { VoiceManager, type VoiceManagerOptions } from '../../src/voice/voice-manager.ts';
+import { UsageLedger } from '../../src/conversation/usage-ledger.ts';
+import { testConfig } from '../conversation/fake-adapter.ts';
 import type { ChannelRef, VoicePlatform } from '../../src/voice/voice-platform.ts';
 import { FakeLink, FakeSynth, silentLogger, tone } from './fakes.ts';
 
@@ -12,6 +15,8 @@ class FakePlatform implements VoicePlatform {
   readonly userChannels = new Map<string, string>();
   readonly links: { guildId: string; link: FakeLink }[] = [];
   readonly heldJoins = new Set<string>();
+  /** Users with Move Members. */
+  readonly movers = new Set<string>();
 
   async userVoiceChannel(_guildId: string, userId: string): Promise<ChannelRef> {
     const id = this.userChannels.get(userId);
@@ -29,6 +34,10 @@ class FakePlatform implements VoicePlatform {
     return CHANNELS[channelId] ?? channelId;
   }
 
+  async mayControl(_guildId: string, userId: string, voiceChannelId: string): Promise<boolean> {
+    return this.userChannels.get(userId) === voiceChannelId || this.movers.has(userId);
+  }
+
   async join(guildId: string, channelId: string): Promise<FakeLink> {
     if (this.heldJoins.has(guildId)) await new Promise(() => {});
     const link = new FakeLink(channelId);
@@ -43,18 +52,18 @@ afterEach(() => {
   manager = undefined;
 });
 
-function setup() {
+function setup(admitNarration?: VoiceManagerOptions['admitNarration']) {
   const platform = new FakePlatform();
   const synth = new FakeSynth();
   const store = new MemoryStore();
-  manager = new VoiceManager({ platform: 'test', voice: platform, synthesize: synth.synthesize, store, logger: silentLogger });
+  manager = new VoiceManager({ platform: 'test', voice: platform, synthesize: synth.synthesize, store, logger: silentLogger, admitNarration });
   const control = (userId = 'alice', guildId: string | null = 'guild-1', channelId = 'text-1') =>
     manager!.control({ guildId: guildId ?? undefined, channelId, userId });
   return { platform, synth, store, manager, control };
 }
 
 const message = (text: string, extra: Partial<Parameters<VoiceManager['narrate']>[0]> = {}) => ({
-  guildId: 'guild-1', channelId: 'text-1', authorName: 'Alice', text, attachments: [], fromBot: false, ...extra,
+  guildId: 'guild-1', channelId: 'text-1', authorId: 'alice', authorName: 'Alice', text, attachments: [], fromBot: false, ...extra,
 });
 
 describe('VoiceManager', () => {
@@ -82,6 +91,7 @@ describe('VoiceManager', () => {
     const ticket = await control('alice').say({ text: 'long speech' });
     await expect(control('bob').say({ text: 'me too' })).rejects.toThrow("I'm speaking in Lounge right now. Join that channel, or use /stop first.");
     await synth.waitForRequests(1);
+    platform.movers.add('bob');
     expect(await control('bob').stop()).toBe(1);
     expect(await ticket.finished).toEqual({ status: 'stopped' });
     const moved = await control('bob').say({ text: 'my turn' });
@@ -126,6 +136,31 @@ describe('VoiceManager', () => {
     await synth.waitForRequests(2);
     expect(synth.requests.map((request) => request.input.text)).toEqual(['Alice sent an image.', 'Bob says: memes!']);
     expect(synth.requests[1]!.input).toMatchObject({ voice: 'default_zh', style: 'fast' });
+  });
+
+  it("charges each narrated message to its author's budget: once it is spent, their messages are not read", async () => {
+    const store = new MemoryStore();
+    const config = testConfig({ QUOTA_USER_PER_MINUTE: '2' });
+    const budget = narrationBudget('test', store, config, silentLogger);
+    const admitted: boolean[] = [];
+    const { platform, synth, control, manager: voices } = setup(async (m) => {
+      const ok = await budget(m);
+      admitted.push(ok);
+      return ok;
+    });
+    platform.userChannels.set('alice', 'voice-1');
+    await control().startNarration({});
+    for (const text of ['one', 'two', 'three']) voices.narrate(message(text));
+    voices.narrate(message('hello', { authorId: 'bob', authorName: 'Bob' }));
+    await vi.waitFor(() => expect(admitted).toHaveLength(4));
+    expect(admitted).toEqual([true, true, false, true]);
+    for (let n = 1; n <= 3; n++) {
+      await synth.waitForRequests(n);
+      synth.requests[n - 1]!.end();
+    }
+    expect(synth.requests.map((r) => r.input.text)).toEqual(['Alice says: one.', 'Alice says: two.', 'Bob says: hello.']);
+    const usage = await new UsageLedger(store, config.timezone).report({ platform: 'test', userId: 'alice' }, new Date());
+    expect(usage.today.replies).toBe(2);
   });
 
   it('keeps /say in the narrated voice channel while narration runs', async () => {
@@ -194,6 +229,24 @@ describe('VoiceManager', () => {
     expect(platform.links[0]!.link.left).toBe(true);
     expect(await ticket.finished).toEqual({ status: 'stopped' });
     expect(platform.links).toHaveLength(1);
+  });
+
+  it('lets only people in its voice channel, or with Move Members, stop, skip or end narration there', async () => {
+    const { platform, synth, control } = setup();
+    platform.userChannels.set('alice', 'voice-1');
+    platform.userChannels.set('bob', 'voice-2');
+    const ticket = await control('alice').say({ text: 'long speech' });
+    await synth.waitForRequests(1);
+    const refusal = { code: 'not_permitted', message: 'Only people in Lounge (or with Move Members) can do that.' };
+    await expect(control('bob').skip()).rejects.toMatchObject(refusal);
+    await expect(control('carol').stop()).rejects.toMatchObject(refusal);
+    await control('alice').startNarration({});
+    await expect(control('bob').stopNarration()).rejects.toMatchObject(refusal);
+    expect(manager!.isNarrating('guild-1')).toBe(true);
+    platform.movers.add('carol');
+    expect(await control('carol').stopNarration()).toBe(true);
+    expect(await control('alice').stop()).toBe(1);
+    expect(await ticket.finished).toEqual({ status: 'stopped' });
   });
 
   it("remembers a user's wish to hear /say in voice", async () => {

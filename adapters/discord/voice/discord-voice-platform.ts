@@ -51,6 +51,15 @@ export class DiscordVoicePlatform implements VoicePlatform {
     return this.#client.guilds.cache.get(guildId)?.channels.cache.get(channelId)?.name ?? 'another channel';
   }
 
+  async mayControl(guildId: string, userId: string, voiceChannelId: string): Promise<boolean> {
+    const guild = this.#guild(guildId);
+    const state = guild.voiceStates.cache.get(userId) ?? (await guild.voiceStates.fetch(userId).catch(() => undefined));
+    if (state?.channelId === voiceChannelId) return true;
+    const channel = guild.channels.cache.get(voiceChannelId);
+    const member = await guild.members.fetch(userId).catch(() => undefined);
+    return (member && channel?.permissionsFor(member).has(PermissionFlagsBits.MoveMembers)) ?? false;
+  }
+
   async join(guildId: string, channelId: string): Promise<DiscordVoiceLink> {
     const guild = this.#guild(guildId);
     // @discordjs/voice loads with the first join, not with every Discord bot.

@@ -2,6 +2,7 @@ import { Events, type Client, type Guild, type Message, type VoiceBasedChannel, 
 import { synthesizeStream } from '../../../src/capabilities/synthesize.ts';
 import type { Core } from '../../../src/core.ts';
 import type { ChatMessageForNarration } from '../../../src/voice/narration.ts';
+import { narrationBudget } from '../../../src/voice/narration-budget.ts';
 import type { VoiceControl } from '../../../src/voice/voice-control.ts';
 import { VoiceManager, type VoiceManagerOptions } from '../../../src/voice/voice-manager.ts';
 import { DiscordVoicePlatform, type VoiceLinkTimings } from './discord-voice-platform.ts';
@@ -40,6 +41,7 @@ export function createDiscordVoice(client: Client, core: Pick<Core, 'capabilitie
     idleTimeoutMs: options.idleTimeoutMs,
     maxQueued: options.maxQueued,
     maxNarrationBacklog: options.maxNarrationBacklog,
+    admitNarration: narrationBudget('discord', core.store, core.capabilities.config, logger),
   });
   const onMessage = (message: Message) => {
     if (message.inGuild()) manager.narrate(narratedMessage(message));
@@ -84,6 +86,7 @@ export function narratedMessage(message: Message<true>): ChatMessageForNarration
   return {
     guildId: message.guildId,
     channelId: message.channelId,
+    authorId: message.author.id,
     authorName: message.member?.displayName ?? message.author.displayName,
     text: message.cleanContent,
     attachments: [...message.attachments.values()].map((attachment) => ({

@@ -8,6 +8,13 @@ export interface CdnRequestRecord {
   status: number;
   attachmentId: string | null;
   timestamp: number;
+  /** Once the response is over: `complete` when every byte went out, `client-closed` when the client hung up first. */
+  ended?: 'complete' | 'client-closed';
+}
+
+/** A transfer held after its first bytes, as over a stalled network, until released. */
+export interface HeldTransfer {
+  release(): void;
 }
 
 const CONTENT_GONE = 'This content is no longer available.';
@@ -19,11 +26,20 @@ export class Cdn {
   readonly #secret = randomBytes(32);
   readonly #ttlMs: number;
   readonly #store: Store;
+  readonly #holds = new Map<string, { afterBytes: number; released: Promise<void>; release(): void }>();
 
   constructor(baseUrl: string, store: Store, ttlMs: number) {
     this.#baseUrl = baseUrl;
     this.#store = store;
     this.#ttlMs = ttlMs;
+  }
+
+  /** Downloads of `attachmentId` send `afterBytes` bytes, then nothing more until `release()`. */
+  hold(attachmentId: string, afterBytes: number): HeldTransfer {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    this.#holds.set(attachmentId, { afterBytes, released, release });
+    return { release };
   }
 
   url(attachment: AttachmentRecord, now: number = Date.now()): string {
@@ -58,7 +74,16 @@ export class Cdn {
       'Content-Length': attachment.bytes.length,
       'Cache-Control': 'public, max-age=31536000',
     });
-    res.end(req.method === 'HEAD' ? undefined : attachment.bytes);
+    res.on('close', () => (record.ended = res.writableFinished ? 'complete' : 'client-closed'));
+    const held = this.#holds.get(attachment.id);
+    if (req.method === 'HEAD' || !held) {
+      res.end(req.method === 'HEAD' ? undefined : attachment.bytes);
+      return true;
+    }
+    res.write(attachment.bytes.subarray(0, held.afterBytes));
+    void held.released.then(() => {
+      if (!res.destroyed) res.end(attachment.bytes.subarray(held.afterBytes));
+    });
     return true;
   }
 

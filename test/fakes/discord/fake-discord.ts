@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Payloads } from './builders.ts';
-import { Cdn, type CdnRequestRecord } from './cdn.ts';
+import { Cdn, type CdnRequestRecord, type HeldTransfer } from './cdn.ts';
 import { Gateway, type ConnectionRecord, type ReceivedPayload, type VoiceRequest } from './gateway.ts';
 import { Intent } from './intents.ts';
 import { clickComponent, invokeCommand, type ClickComponentInput, type InvokeCommandInput, type TestFile } from './interactions.ts';
@@ -259,6 +259,11 @@ export class FakeDiscord {
 
   get rateLimitedCount(): number {
     return this.#router.rateLimitHits.length;
+  }
+
+  /** Holds the CDN's transfers of an attachment after their first `afterBytes` bytes, until released. */
+  holdCdnTransfer(attachmentId: string, afterBytes: number): HeldTransfer {
+    return this.#cdn.hold(attachmentId, afterBytes);
   }
 
   get cdnRequests(): readonly CdnRequestRecord[] {

@@ -4,7 +4,7 @@ export type { InvokeCommandInput, ClickComponentInput, OptionValue, TestFile } f
 export type { RestRequestRecord, RecordedFile } from './rest-router.ts';
 export type { RateLimitConfig, BucketLimit, RateLimitHit } from './rate-limiter.ts';
 export type { ConnectionRecord, ReceivedPayload, VoiceRequest } from './gateway.ts';
-export type { CdnRequestRecord } from './cdn.ts';
+export type { CdnRequestRecord, HeldTransfer } from './cdn.ts';
 export type {
   AttachmentRecord, ChannelRecord, CommandRecord, GuildRecord, InteractionCallbackRecord, InteractionRecord, Json,
   MessageRecord, RoleRecord, UserRecord,

@@ -18,6 +18,13 @@ export interface FileFetch {
   tokenPresented: boolean;
   status: number;
   at: number;
+  /** Once the response is over: `complete` when every byte went out, `client-closed` when the client hung up first. */
+  ended?: 'complete' | 'client-closed';
+}
+
+/** A download held after its first bytes, as over a stalled network, until released. */
+export interface HeldTransfer {
+  release(): void;
 }
 
 export interface UploadPost {
@@ -118,6 +125,7 @@ export class FileHost {
   readonly #baseUrl: string;
   readonly #acceptedTokens: () => string[];
   readonly #pendingUploads = new Map<string, string>();
+  readonly #holds = new Map<string, { afterBytes: number; released: Promise<void> }>();
 
   constructor(ws: Workspace, baseUrl: string, acceptedTokens: () => string[]) {
     this.#ws = ws;
@@ -243,13 +251,31 @@ export class FileHost {
       return;
     }
     record(200);
+    const fetch = this.fetches.at(-1)!;
+    res.on('close', () => (fetch.ended = res.writableFinished ? 'complete' : 'client-closed'));
     const headers: Record<string, string> = {
       'content-type': stored.file.mimetype,
       'content-length': String(stored.bytes.length),
     };
     if (match?.[3]) headers['content-disposition'] = `attachment; filename="${stored.file.name}"`;
     res.writeHead(200, headers);
-    res.end(req.method === 'HEAD' ? undefined : stored.bytes);
+    const held = this.#holds.get(match![2]!);
+    if (req.method === 'HEAD' || !held) {
+      res.end(req.method === 'HEAD' ? undefined : stored.bytes);
+      return;
+    }
+    res.write(stored.bytes.subarray(0, held.afterBytes));
+    void held.released.then(() => {
+      if (!res.destroyed) res.end(stored.bytes.subarray(held.afterBytes));
+    });
+  }
+
+  /** Downloads of the file send `afterBytes` bytes, then nothing more until `release()`. */
+  hold(fileId: string, afterBytes: number): HeldTransfer {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    this.#holds.set(fileId, { afterBytes, released });
+    return { release };
   }
 
   /** The sign-in page an unauthenticated file request lands on. */

@@ -11,7 +11,7 @@ import { EventBuilders } from './event-builders.ts';
 import { HttpEvents } from './events-http.ts';
 import type { DeliveryOptions, HttpDelivery, SlashCommandOptions } from './events-http.ts';
 import { FileHost } from './file-host.ts';
-import type { FileFetch, NewFile, UploadPost } from './file-host.ts';
+import type { FileFetch, HeldTransfer, NewFile, UploadPost } from './file-host.ts';
 import { sendText } from './http-util.ts';
 import {
   appToken as newAppToken,
@@ -34,7 +34,7 @@ import { waitFor } from './wait-for.ts';
 import { WebApi } from './web-api.ts';
 import type { ApiCall } from './web-api.ts';
 
-export type { ApiCall, AssistantThreadState, DeliveryOptions, FileFetch, HttpDelivery, Json, NewFile, RateLimitOptions };
+export type { ApiCall, AssistantThreadState, DeliveryOptions, FileFetch, HeldTransfer, HttpDelivery, Json, NewFile, RateLimitOptions };
 export type { ResponseUrlPost, Served429, SlackChannel, SlackUser, SlashCommandOptions, StoredFile, StoredMessage, UploadPost };
 export type { SocketConnection, SocketDelivery, SocketDeliveryOptions } from './socket-mode.ts';
 export type { AssistantThreadOptions, BotPostOptions, FileShareOptions, MentionOptions, PostOptions } from './event-builders.ts';
@@ -334,6 +334,11 @@ export class FakeSlack {
   /** The owner deletes a file: messages that shared it show `{id, mode: 'tombstone'}`, files.info says file_deleted. */
   deleteFile(id: string): void {
     this.workspace.deleteFile(id);
+  }
+
+  /** Holds downloads of a file after their first `afterBytes` bytes, until released. */
+  holdFileTransfer(fileId: string, afterBytes: number): HeldTransfer {
+    return this.#files.hold(fileId, afterBytes);
   }
 
   get fileFetches(): readonly FileFetch[] {
