@@ -11,6 +11,7 @@
  */
 import { closeOpenFence, splitHead } from '../../src/streaming/markdown-split.ts';
 import type { ContextBlock } from './citation-blocks.ts';
+import { defuseMentions } from './defuse-mentions.ts';
 import { toMrkdwn } from './mrkdwn.ts';
 import { GONE_ERRORS, OK, type PartOutcome, type ReplyPart, type ReplyTarget } from './reply-part.ts';
 import { slackErrorCode, type SlackApi } from './slack-api.ts';
@@ -21,6 +22,17 @@ const FALLBACK_CHARS = 3000;
 export const PROGRESS_EDIT_KEEP = 3;
 
 type Content = { markdown_text: string } | { text: string; blocks: unknown[] };
+
+/** What Slack is sent: markdown with no live mention in it (the mrkdwn fallback escapes its own). */
+function defused(content: Content): Content {
+  if ('markdown_text' in content) return { markdown_text: defuseMentions(content.markdown_text) };
+  return {
+    text: content.text,
+    blocks: content.blocks.map((block) =>
+      (block as { type?: string }).type === 'markdown' ? { ...(block as object), text: defuseMentions((block as { text: string }).text) } : block,
+    ),
+  };
+}
 
 export class MessagePart implements ReplyPart {
   readonly kind = 'message';
@@ -130,7 +142,7 @@ export class MessagePart implements ReplyPart {
       c.chat.postMessage({
         channel,
         ...(threadTs && { thread_ts: threadTs }),
-        ...content,
+        ...defused(content),
         unfurl_links: false,
         unfurl_media: false,
       } as Parameters<typeof c.chat.postMessage>[0]),
@@ -151,7 +163,7 @@ export class MessagePart implements ReplyPart {
     const { channel } = this.#target;
     const { client } = this.#api;
     try {
-      await client.chat.update({ channel, ts: this.#ts, ...content } as Parameters<typeof client.chat.update>[0]);
+      await client.chat.update({ channel, ts: this.#ts, ...defused(content) } as Parameters<typeof client.chat.update>[0]);
       this.#sent = this.#text.length;
       this.#exact = exact;
       return OK;
