@@ -21,17 +21,14 @@ const FALLBACK_CHARS = 3000;
 /** chat.update calls a progress edit leaves free, so that new replies can still be shown as they grow. */
 export const PROGRESS_EDIT_KEEP = 3;
 
-type Content = { markdown_text: string } | { text: string; blocks: unknown[] };
+type MarkdownBlock = { type: 'markdown'; text: string };
+type Content = { markdown_text: string } | { text: string; blocks: [MarkdownBlock, ...ContextBlock[]] };
 
 /** What Slack is sent: markdown with no live mention in it (the mrkdwn fallback escapes its own). */
 function defused(content: Content): Content {
   if ('markdown_text' in content) return { markdown_text: defuseMentions(content.markdown_text) };
-  return {
-    text: content.text,
-    blocks: content.blocks.map((block) =>
-      (block as { type?: string }).type === 'markdown' ? { ...(block as object), text: defuseMentions((block as { text: string }).text) } : block,
-    ),
-  };
+  const [markdown, ...sources] = content.blocks;
+  return { text: content.text, blocks: [{ ...markdown, text: defuseMentions(markdown.text) }, ...sources] };
 }
 
 export class MessagePart implements ReplyPart {

@@ -80,7 +80,6 @@ function convertLine(line: string): string {
   return inline(line);
 }
 
-
 /** A heading's text without its closing `#`s (`## Title ##`), trimmed. */
 function headingTitle(rest: string): string {
   const text = rest.trim();
