@@ -62,7 +62,7 @@ export async function runBots(config: Config, logger: Logger): Promise<void> {
     },
     { critical: true },
   );
-  const ops = createOpsServer({ health, metrics, logger });
+  const ops = createOpsServer({ health, metrics, logger, metricsToken: config.metricsToken });
   coordinator.register('close-server', 'http', ({ signal }) => ops.close({ signal }));
 
   let platforms: string[];
@@ -72,7 +72,7 @@ export async function runBots(config: Config, logger: Logger): Promise<void> {
     await coordinator.shutdown('startup failed');
     throw error;
   }
-  const port = await ops.listen(config.port);
+  const port = await ops.listen(config.port, config.host);
   // Which libopus codes voice notes and speech: the wasm fallback costs about 1.5× the CPU, worth knowing at a glance.
   const opus = opusBackend();
   logger.info({ platforms, port, opus }, `Herald is running on ${platforms.join(' and ')}; health and metrics on port ${port}; Opus: ${opus} libopus`);

@@ -10,8 +10,8 @@ const VOICE_NOTES_OPTION: CommandOption = {
 
 const EFFECT: Record<VoiceNoteMode, string> = {
   always: 'Herald transcribes and answers every voice message in this server.',
-  'when-asked': 'Herald transcribes voice messages in this server and answers only those addressed to it (the default).',
-  off: 'Voice messages are off in this server: Herald leaves them alone unless they are addressed to it (a reply to Herald, a mention, or in its thread).',
+  'when-asked': 'Herald transcribes voice messages in this server and answers only those addressed to it.',
+  off: 'Voice messages are off in this server (the default): Herald leaves them alone unless they are addressed to it (a reply to Herald, a mention, or in its thread).',
 };
 
 function isVoiceNoteMode(value: string | undefined): value is VoiceNoteMode {

@@ -9,14 +9,35 @@ export interface ContextBlock {
 // Block Kit: a context element holds at most 3000 characters.
 const MAX_ELEMENT_CHARS = 3000;
 const MAX_TITLE_CHARS = 150;
+const MAX_META_CHARS = 100;
+/** Escaped, a line stays within one element even at these caps; a source with a longer link is listed without it. */
+const MAX_URL_CHARS = 1000;
 
-/** One source line: `<url|[n] title> — site, date`, the same numbering the answer's `[n]` markers use. */
+/**
+ * One source line: `<url|[n] title> — site, date`, the same numbering the answer's `[n]` markers use. Total over
+ * whatever the service sends: a source without an absolute http(s) URL is listed as plain text.
+ */
 export function citationLine(citation: Citation): string {
-  const title = citation.title.trim() || new URL(citation.url).hostname;
+  const url = typeof citation.url === 'string' ? citation.url.trim() : '';
+  const host = webHost(url);
+  const title = (typeof citation.title === 'string' ? citation.title.trim() : '') || host || 'source';
   const shortTitle = title.length > MAX_TITLE_CHARS ? `${title.slice(0, MAX_TITLE_CHARS - 1)}…` : title;
-  const date = citation.publishTime ? /^\d{4}-\d{2}-\d{2}/.exec(citation.publishTime)?.[0] ?? citation.publishTime : undefined;
-  const meta = [citation.siteName, date].filter((part): part is string => Boolean(part)).map(escapeMrkdwn).join(', ');
-  return `<${linkUrl(citation.url)}|${linkLabel(`[${citation.index}] ${shortTitle}`)}>${meta ? ` — ${meta}` : ''}`;
+  const label = `[${citation.index}] ${shortTitle}`;
+  const date = typeof citation.publishTime === 'string' ? /^\d{4}-\d{2}-\d{2}/.exec(citation.publishTime)?.[0] ?? citation.publishTime : undefined;
+  const meta = [citation.siteName, date]
+    .filter((part): part is string => typeof part === 'string' && part !== '')
+    .map((part) => escapeMrkdwn(part.slice(0, MAX_META_CHARS)))
+    .join(', ');
+  const target = host ? linkUrl(url) : '';
+  const link = target && target.length <= MAX_URL_CHARS ? `<${target}|${linkLabel(label)}>` : linkLabel(label);
+  return `${link}${meta ? ` — ${meta}` : ''}`;
+}
+
+/** The host of an absolute http(s) URL; undefined for anything else (relative, other schemes, garbage). */
+function webHost(url: string): string | undefined {
+  if (!URL.canParse(url)) return undefined;
+  const parsed = new URL(url);
+  return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.hostname : undefined;
 }
 
 /** The numbered sources as context blocks (small grey text under the answer), packed within Block Kit's limits. */

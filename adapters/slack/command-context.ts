@@ -6,6 +6,7 @@
 import type { RespondFn } from '@slack/bolt';
 import type { CommandContext, OptionValue, OutgoingFile } from '../../commands/command.ts';
 import type { ReplyStream } from '../../src/conversation/types.ts';
+import { defuseMentions } from './defuse-mentions.ts';
 import { toMrkdwn } from './mrkdwn.ts';
 import type { ReplyTarget } from './reply-part.ts';
 import type { SlackRuntime } from './runtime.ts';
@@ -57,7 +58,7 @@ export function slackCommandContext(rt: SlackRuntime, input: CommandContextInput
         return;
       }
       await rt.api.call('chat.postMessage', target.channel, (c) =>
-        c.chat.postMessage({ channel: target.channel, ...(target.threadTs && { thread_ts: target.threadTs }), markdown_text: text }),
+        c.chat.postMessage({ channel: target.channel, ...(target.threadTs && { thread_ts: target.threadTs }), markdown_text: defuseMentions(text) }),
       );
     },
     replyStream: async (stream: ReplyStream) => {

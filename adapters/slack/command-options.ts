@@ -10,10 +10,11 @@ import type { CommandDefinition, CommandOption, OptionValue } from '../../comman
 export type ParsedOptions = { subcommand?: string; options: Map<string, OptionValue> } | { error: string };
 
 const FLAG = /(^|\s)--(no-)?([A-Za-z][\w-]*)(?:=(?:"([^"]*)"|“([^”]*)”|'([^']*)'|(\S+)))?(?=\s|$)/g;
-const CHANNEL_MENTION = /<#([CGD][A-Z0-9]+)(?:\|[^>]*)?>/;
+// A label never holds `<` (Slack escapes it), which keeps a scan from running past the next link.
+const CHANNEL_MENTION = /<#([CGD][A-Z0-9]+)(?:\|[^<>]*)?>/;
 const CHANNEL_ID = /^[CGD][A-Z0-9]{8,}$/;
-/** `#general` as typed, when Slack did not turn it into a link. */
-const CHANNEL_NAME = /(^|\s)#([a-z0-9_-]*[a-z][a-z0-9_-]*)(?=\s|$)/;
+/** `#general` as typed, when Slack did not turn it into a link (a name has a letter: `#1` is a number). */
+const CHANNEL_NAME = /(^|\s)#([a-z0-9_-]+)(?=\s|$)/g;
 
 /** The option the free text fills: the first text option, unless that one is a choice. */
 function mainOption(options: readonly CommandOption[]): CommandOption | undefined {
@@ -78,7 +79,7 @@ function parseOptions(invocation: string, definitions: readonly CommandOption[],
       options.set(option.name, mention[1]!);
       rest = rest.replace(mention[0], ' ');
     } else {
-      const unlinked = CHANNEL_NAME.exec(rest)?.[2];
+      const unlinked = [...rest.matchAll(CHANNEL_NAME)].map((match) => match[2]!).find((name) => /[a-z]/.test(name));
       if (unlinked) return { error: `Slack did not link #${unlinked} to a channel: type # and pick the channel from Slack's list. ${usage}` };
     }
   }

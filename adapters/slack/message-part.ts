@@ -11,6 +11,7 @@
  */
 import { closeOpenFence, splitHead } from '../../src/streaming/markdown-split.ts';
 import type { ContextBlock } from './citation-blocks.ts';
+import { defuseMentions } from './defuse-mentions.ts';
 import { toMrkdwn } from './mrkdwn.ts';
 import { GONE_ERRORS, OK, type PartOutcome, type ReplyPart, type ReplyTarget } from './reply-part.ts';
 import { slackErrorCode, type SlackApi } from './slack-api.ts';
@@ -20,7 +21,15 @@ const FALLBACK_CHARS = 3000;
 /** chat.update calls a progress edit leaves free, so that new replies can still be shown as they grow. */
 export const PROGRESS_EDIT_KEEP = 3;
 
-type Content = { markdown_text: string } | { text: string; blocks: unknown[] };
+type MarkdownBlock = { type: 'markdown'; text: string };
+type Content = { markdown_text: string } | { text: string; blocks: [MarkdownBlock, ...ContextBlock[]] };
+
+/** What Slack is sent: markdown with no live mention in it (the mrkdwn fallback escapes its own). */
+function defused(content: Content): Content {
+  if ('markdown_text' in content) return { markdown_text: defuseMentions(content.markdown_text) };
+  const [markdown, ...sources] = content.blocks;
+  return { text: content.text, blocks: [{ ...markdown, text: defuseMentions(markdown.text) }, ...sources] };
+}
 
 export class MessagePart implements ReplyPart {
   readonly kind = 'message';
@@ -130,7 +139,7 @@ export class MessagePart implements ReplyPart {
       c.chat.postMessage({
         channel,
         ...(threadTs && { thread_ts: threadTs }),
-        ...content,
+        ...defused(content),
         unfurl_links: false,
         unfurl_media: false,
       } as Parameters<typeof c.chat.postMessage>[0]),
@@ -151,7 +160,7 @@ export class MessagePart implements ReplyPart {
     const { channel } = this.#target;
     const { client } = this.#api;
     try {
-      await client.chat.update({ channel, ts: this.#ts, ...content } as Parameters<typeof client.chat.update>[0]);
+      await client.chat.update({ channel, ts: this.#ts, ...defused(content) } as Parameters<typeof client.chat.update>[0]);
       this.#sent = this.#text.length;
       this.#exact = exact;
       return OK;

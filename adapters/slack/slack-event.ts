@@ -26,8 +26,17 @@ export function isFromPerson(event: Pick<SlackMessageEvent, 'subtype' | 'bot_id'
   return event.user !== botUserId;
 }
 
+/** Whether `text` holds `<@USER>` or `<@USER|label>`; one scan, whatever the text. */
 export function mentionsUser(text: string | undefined, userId: string | undefined): boolean {
-  return userId !== undefined && text !== undefined && new RegExp(`<@${userId}(?:\\|[^>]*)?>`).test(text);
+  if (userId === undefined || userId === '' || text === undefined) return false;
+  const opener = `<@${userId}`;
+  for (let at = text.indexOf(opener); at !== -1; at = text.indexOf(opener, at + opener.length)) {
+    const next = text[at + opener.length];
+    if (next === '>') return true;
+    // A label runs to the first `>`: one anywhere after closes this mention (and there is none for a later one).
+    if (next === '|') return text.includes('>', at + opener.length);
+  }
+  return false;
 }
 
 /** A `message_changed` event: the message as it is now and as it was. */

@@ -4,6 +4,7 @@
  */
 import type { Logger } from '../../src/log/logger.ts';
 import type { ContextBlock } from './citation-blocks.ts';
+import { defuseMentions } from './defuse-mentions.ts';
 import { GONE_ERRORS, OK, type PartOutcome, type ReplyPart, type ReplyTarget } from './reply-part.ts';
 import { slackErrorCode, type SlackApi } from './slack-api.ts';
 
@@ -55,7 +56,7 @@ export class StreamPart implements ReplyPart {
         thread_ts: threadTs,
         recipient_user_id: recipient.userId,
         recipient_team_id: recipient.teamId,
-        markdown_text: text,
+        markdown_text: defuseMentions(text),
       });
       return new StreamPart(api, target.channel, String(started.ts));
     } catch (error) {
@@ -77,7 +78,7 @@ export class StreamPart implements ReplyPart {
 
   async append(delta: string): Promise<PartOutcome> {
     try {
-      await this.#api.call('chat.appendStream', this.#channel, (c) => c.chat.appendStream({ channel: this.#channel, ts: this.ts, markdown_text: delta }));
+      await this.#api.call('chat.appendStream', this.#channel, (c) => c.chat.appendStream({ channel: this.#channel, ts: this.ts, markdown_text: defuseMentions(delta) }));
       return OK;
     } catch (error) {
       const outcome = this.#refused(error, delta);
@@ -94,7 +95,7 @@ export class StreamPart implements ReplyPart {
       await this.#api.client.chat.stopStream({
         channel: this.#channel,
         ts: this.ts,
-        ...(delta !== '' && { markdown_text: delta }),
+        ...(delta !== '' && { markdown_text: defuseMentions(delta) }),
         ...(blocks.length > 0 && { blocks: [...blocks] }),
       });
       return OK;

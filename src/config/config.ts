@@ -62,6 +62,9 @@ const schema = z.object({
     .regex(/^(sqlite|redis|rediss|memory):/, 'sqlite://PATH, redis://HOST:PORT or memory://')
     .default(defaults.storeUrl),
   PORT: z.coerce.number().int().min(0).max(65_535).default(defaults.port),
+  HOST: z.string().regex(/^[\w.:-]+$/, 'an address such as 127.0.0.1, ::1 or 0.0.0.0').optional(),
+  METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
+  STORE_TIMEOUT_MS: positiveInt.max(60_000).default(defaults.storeTimeoutMs),
   DISCORD_TOKEN: optionalSecret,
   DISCORD_API_URL: url.optional(),
   DISCORD_ALLOW_GUILDS: idList,
@@ -132,7 +135,13 @@ export interface Config {
   logLevel: string;
   timezone: string;
   storeUrl: string;
+  /** How long any one store call may take before it fails as unavailable. */
+  storeTimeoutMs: number;
   port: number;
+  /** The HTTP server's bind address; every interface when unset. */
+  host?: string;
+  /** When set, /metrics answers only requests bearing it (`Authorization: Bearer TOKEN`). */
+  metricsToken?: string;
   discord?: { token: string; apiUrl?: string; access?: DiscordAccess; shards: DiscordShards };
   slack?: { botToken: string; signingSecret?: string; appToken?: string; apiUrl?: string };
   media: {
@@ -225,7 +234,10 @@ export function loadConfig(env: Env, options: LoadOptions = {}): Config {
     logLevel: e.LOG_LEVEL,
     timezone: e.TZ,
     storeUrl: e.STORE_URL,
+    storeTimeoutMs: e.STORE_TIMEOUT_MS,
     port: e.PORT,
+    ...(e.HOST && { host: e.HOST }),
+    ...(e.METRICS_TOKEN && { metricsToken: e.METRICS_TOKEN }),
     ...(e.DISCORD_TOKEN && {
       discord: { token: e.DISCORD_TOKEN, apiUrl: e.DISCORD_API_URL, ...discordAccess(e), shards: discordShards(e, merged.SHARD_COUNT !== undefined) },
     }),

@@ -23,6 +23,7 @@ export const defaults = {
   logLevel: 'info',
   timezone: 'UTC',
   storeUrl: 'sqlite://./data/herald.sqlite',
+  storeTimeoutMs: 3000,
   port: 3000,
   media: {
     maxAudioSeconds: 30 * 60,

@@ -18,7 +18,7 @@ export interface CreateEngineOptions {
   logger: Logger;
   /** Default: a client built from config.api. */
   client?: ServiceClient;
-  /** Default: openStore(config.storeUrl). */
+  /** Default: openStore(config.storeUrl) with STORE_TIMEOUT_MS. */
   store?: Store;
   /** Anything else to replace (tests, benchmarks). */
   overrides?: Partial<EngineDeps>;
@@ -51,7 +51,7 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
   const capabilityDeps: CapabilityDeps = { client, config, logger };
   const operatorTools = config.conversation.toolsModule ? await loadToolsModule(config.conversation.toolsModule) : [];
   const tools = new ToolRegistry([...builtinTools, ...operatorTools]);
-  const store = options.store ?? (await openStore(config.storeUrl));
+  const store = options.store ?? (await openStore(config.storeUrl, { timeoutMs: config.storeTimeoutMs, logger }));
   const engine = new ConversationEngine({
     config,
     logger,

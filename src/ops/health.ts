@@ -40,6 +40,15 @@ interface Registered {
   critical: boolean;
 }
 
+/**
+ * What a thrown check tells a prober: the error's code at most (`failed (ECONNREFUSED)`), never its message,
+ * which can hold internal addresses.
+ */
+function failureDetail(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[\w.-]{1,40}$/.test(code) ? `failed (${code})` : 'failed';
+}
+
 export class HealthRegistry {
   readonly #checks = new Map<string, Registered>();
   readonly #isShuttingDown: () => boolean;
@@ -91,7 +100,7 @@ export class HealthRegistry {
     try {
       result = await Promise.race([Promise.resolve().then(check), timeout]);
     } catch (error) {
-      result = { ok: false, detail: error instanceof Error ? error.message : String(error) };
+      result = { ok: false, detail: failureDetail(error) };
     } finally {
       clearTimeout(timer);
     }

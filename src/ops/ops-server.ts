@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../log/logger.ts';
@@ -14,6 +15,8 @@ export interface OpsServerOptions {
   health: HealthRegistry;
   metrics: Metrics;
   logger: Logger;
+  /** When set, /metrics answers 401 to any request without `Authorization: Bearer <metricsToken>`. */
+  metricsToken?: string;
 }
 
 export interface CloseOptions {
@@ -47,9 +50,10 @@ const BUILT_IN = new Set(['/healthz', '/readyz', '/metrics']);
 
 export function createOpsServer(options: OpsServerOptions): OpsServer {
   const { health, metrics, logger } = options;
+  const metricsAllowed = bearerCheck(options.metricsToken);
   const mounts: { prefix: string; handler: RouteHandler }[] = [];
 
-  const builtIn = async (path: string, res: ServerResponse): Promise<void> => {
+  const builtIn = async (path: string, req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (path === '/healthz') return sendJson(res, 200, { status: 'ok', ...health.liveness() });
     if (path === '/readyz') {
       const report = await health.readiness();
@@ -58,6 +62,10 @@ export function createOpsServer(options: OpsServerOptions): OpsServer {
         ...report.checks.filter((c) => c.critical && !c.ok).map((c) => `${c.name}: ${c.detail ?? 'failed'}`),
       ];
       return sendJson(res, report.ready ? 200 : 503, { status: report.ready ? 'ready' : 'not ready', reasons, ...report });
+    }
+    if (!metricsAllowed(req.headers.authorization)) {
+      res.setHeader('www-authenticate', 'Bearer');
+      return sendJson(res, 401, { error: 'unauthorized' });
     }
     const body = await metrics.registry.metrics();
     res.writeHead(200, { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' });
@@ -73,7 +81,7 @@ export function createOpsServer(options: OpsServerOptions): OpsServer {
           res.setHeader('allow', 'GET, HEAD');
           return sendJson(res, 405, { error: 'method not allowed' });
         }
-        handled = builtIn(path, res);
+        handled = builtIn(path, req, res);
       } else {
         const mount = mounts.find((m) => path === m.prefix || path.startsWith(`${m.prefix}/`));
         if (!mount) return sendJson(res, 404, { error: 'not found' });
@@ -126,6 +134,17 @@ export function createOpsServer(options: OpsServerOptions): OpsServer {
         if (signal?.aborted) cutAll();
       });
     },
+  };
+}
+
+/** Whether an Authorization header carries the token; every request passes when there is none. Constant time. */
+function bearerCheck(token: string | undefined): (header: string | undefined) => boolean {
+  if (token === undefined) return () => true;
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  const expected = digest(token);
+  return (header) => {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+    return match !== null && timingSafeEqual(digest(match[1]!), expected);
   };
 }
 

@@ -29,6 +29,7 @@ function describeFailure(error: unknown, timeoutMs: number): string {
   const cause = error instanceof Error ? (error.cause as NodeJS.ErrnoException | undefined) : undefined;
   if (cause?.code === 'ECONNREFUSED') return 'connection refused';
   if (cause?.code === 'ENOTFOUND' || cause?.code === 'EAI_AGAIN') return `host not found (${cause.code})`;
-  if (cause?.code) return `${cause.code}: ${cause.message}`;
-  return error instanceof Error ? error.message : String(error);
+  // The messages of other failures name addresses: the code alone says what went wrong.
+  if (typeof cause?.code === 'string' && /^[\w.-]{1,40}$/.test(cause.code)) return `unreachable (${cause.code})`;
+  return 'unreachable';
 }

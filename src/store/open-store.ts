@@ -1,5 +1,8 @@
 import { fileURLToPath } from 'node:url';
+import { defaults } from '../config/defaults.ts';
 import { loadPackage } from '../load-package.ts';
+import type { Logger } from '../log/logger.ts';
+import { DeadlineStore } from './deadline-store.ts';
 import { MemoryStore } from './memory-store.ts';
 import { SqliteStore } from './sqlite-store.ts';
 import type { Store } from './store.ts';
@@ -10,9 +13,15 @@ import type { Store } from './store.ts';
  *   `sqlite://:memory:` is a private in-memory database); its directory is created on first run;
  * - `redis://HOST:PORT[/DB]` or `rediss://…` — a Redis server, shared by every instance;
  * - `memory://` — this process only, lost on exit.
- * The Redis client (@keyv/redis) is loaded only for a Redis store.
+ * The Redis client (@keyv/redis) is loaded only for a Redis store. Every call of the store returned settles
+ * within `timeoutMs` (STORE_TIMEOUT_MS), failing with StoreUnavailableError past it or when the backend fails.
  */
-export async function openStore(url: string): Promise<Store> {
+export async function openStore(url: string, options: { timeoutMs?: number; logger?: Logger } = {}): Promise<Store> {
+  const { timeoutMs = defaults.storeTimeoutMs, logger } = options;
+  return new DeadlineStore(await openBackend(url), { timeoutMs, logger });
+}
+
+async function openBackend(url: string): Promise<Store> {
   if (url.startsWith('memory:')) return new MemoryStore();
   if (url.startsWith('redis:') || url.startsWith('rediss:')) {
     const { RedisStore } = await loadPackage('@keyv/redis', () => import('./redis-store.ts'));

@@ -5,11 +5,15 @@ import { incrementScript, releaseLockScript, renewLockScript, takeTokensScript }
 import type { CounterIncrement, TokenBucketOptions, TokenBucketResult } from './store.ts';
 import { bucketIdleTtlMs, checkBucketOptions } from './token-bucket.ts';
 
-/** Fails at start when the server is unreachable; once connected, reconnects by itself after a drop. */
+/**
+ * Fails at start when the server is unreachable; once connected, reconnects by itself after a drop. While it is
+ * disconnected, commands fail at once instead of queueing until the server is back.
+ */
 function createRedisClient(url: string) {
   let connectedOnce = false;
   const client = createClient({
     url,
+    disableOfflineQueue: true,
     socket: {
       connectTimeout: 5000,
       reconnectStrategy: (retries, cause) => (connectedOnce ? Math.min(retries * 200, 5000) : cause),
@@ -38,7 +42,8 @@ export class RedisStore extends KeyvStoreBase {
   readonly #client: RedisClient;
 
   private constructor(client: RedisClient) {
-    const adapter = new KeyvRedis(client, { namespace: 'herald' });
+    // Without throwOnErrors a failed read looks like a missing key: a conversation would go on without its history.
+    const adapter = new KeyvRedis(client, { namespace: 'herald', throwOnErrors: true });
     super(new Keyv({ store: adapter, namespace: 'herald', useKeyPrefix: false }));
     this.#client = client;
   }

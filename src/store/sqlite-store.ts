@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { Keyv } from 'keyv';
@@ -33,9 +33,15 @@ export class SqliteStore extends KeyvStoreBase {
   >;
   #lastPurgeMs = 0;
 
-  /** `path` is a file path (its directory is created) or `:memory:`. */
+  /**
+   * `path` is a file path or `:memory:`. A new file is readable by its owner only (0600), as are the directories
+   * created for it (0700) and the journal files SQLite makes beside it (which take the file's mode).
+   */
   constructor(path: string) {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    if (path !== ':memory:') {
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      closeSync(openSync(path, 'a', 0o600));
+    }
     const db = new DatabaseSync(path);
     db.exec('PRAGMA busy_timeout = 5000');
     db.exec('PRAGMA journal_mode = WAL');

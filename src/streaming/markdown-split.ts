@@ -68,7 +68,7 @@ export function splitHead(text: string, limit: number, notBefore = 0): { head: s
   for (;;) {
     const cut = findCut(text, budget, notBefore);
     const rawHead = text.slice(0, cut).replace(/\s+$/, '');
-    const open = openFenceAt(rawHead);
+    const open = repeatable(openFenceAt(rawHead), limit);
     const head = open ? `${rawHead}\n${open.marker}` : rawHead;
     if (head.length <= limit || budget <= notBefore + 16) {
       const tail = text.slice(cut).replace(/^\s*\n/, '');
@@ -77,6 +77,14 @@ export function splitHead(text: string, limit: number, notBefore = 0): { head: s
     }
     budget -= head.length - limit;
   }
+}
+
+/**
+ * A code block whose fence line is too long to close and reopen in every part (a fence of thousands of `~`) is
+ * split as plain text: repeating it would leave no room for the text and the split would never end.
+ */
+function repeatable(open: FenceState | undefined, limit: number): FenceState | undefined {
+  return open && open.marker.length + open.info.length + 2 <= limit / 4 ? open : undefined;
 }
 
 /** Splits a complete text into parts of at most `limit` characters each. */

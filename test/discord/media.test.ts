@@ -69,11 +69,31 @@ describe('discord: images and recordings', () => {
     );
   });
 
-  it('only transcribes voice messages in a server unless told to answer them, and never pings from a transcript', async () => {
+  it('leaves voice messages in a server alone by default, unless they are addressed to Herald', async () => {
+    const { fake, emu } = h;
+    const guild = fake.addGuild({ name: 'Fresh Guild', memberIds: [fake.users.alice.id] });
+    const channel = fake.addChannel({ guildId: guild.id, name: 'fresh-voice-notes' });
+    transcript = 'nobody asked';
+    const requests = emu.requests.length;
+    fake.sendMessage({ channelId: channel.id, attachments: [voiceMessage()], flags: MessageFlag.IsVoiceMessage });
+    transcript = 'this one is for you';
+    const before = h.finished;
+    fake.sendMessage({ channelId: channel.id, content: h.mention, attachments: [voiceMessage()], flags: MessageFlag.IsVoiceMessage });
+    await h.repliesFinished(before + 1);
+    expect(h.botMessages(channel.id).map((m) => m.content)).toEqual([
+      '🎙️ **Voice message**\n> this one is for you\n\nEcho: [Alice]: (voice message, transcribed) this one is for you',
+    ]);
+    expect(emu.requests.length - requests).toBe(2); // one transcription and one answer, both for the mention
+  });
+
+  it('only transcribes voice messages in a server when told to, unless told to answer them, and never pings from a transcript', async () => {
     const { fake } = h;
     const channel = fake.addChannel({ name: 'voice-notes' });
-    transcript = `ping <@${fake.users.bob.id}> and @everyone please`;
     let before = h.finished;
+    fake.invokeCommand({ name: 'settings', userId: fake.users.owner.id, channelId: channel.id, options: { voice_notes: 'when-asked' } });
+    await h.repliesFinished(before + 1);
+    transcript = `ping <@${fake.users.bob.id}> and @everyone please`;
+    before = h.finished;
     fake.sendMessage({ channelId: channel.id, attachments: [voiceMessage()], flags: MessageFlag.IsVoiceMessage });
     await h.repliesFinished(before + 1);
     const [transcriptOnly] = h.botMessages(channel.id);
@@ -104,7 +124,7 @@ describe('discord: images and recordings', () => {
     fake.invokeCommand({ name: 'settings', userId: fake.users.owner.id, channelId: channel.id, options: { voice_notes: 'off' } });
     await h.repliesFinished(before + 1);
     expect(fake.message(fake.interactions.at(-1)!.originalMessageId!)?.content).toMatch(
-      /\n🎙️ Saved\. Voice messages are off in this server: Herald leaves them alone unless they are addressed to it \(a reply to Herald, a mention, or in its thread\)\.$/,
+      /\n🎙️ Saved\. Voice messages are off in this server \(the default\): Herald leaves them alone unless they are addressed to it \(a reply to Herald, a mention, or in its thread\)\.$/,
     );
 
     transcript = 'nobody asked';
@@ -122,12 +142,12 @@ describe('discord: images and recordings', () => {
     before = h.finished;
     fake.invokeCommand({ name: 'settings', userId: fake.users.owner.id, channelId: channel.id });
     await h.repliesFinished(before + 1);
-    expect(fake.message(fake.interactions.at(-1)!.originalMessageId!)?.content).toMatch(/\n🎙️ Voice messages are off in this server: /);
+    expect(fake.message(fake.interactions.at(-1)!.originalMessageId!)?.content).toMatch(/\n🎙️ Voice messages are off in this server \(the default\): /);
     before = h.finished;
     fake.invokeCommand({ name: 'settings', userId: fake.users.owner.id, channelId: channel.id, options: { voice_notes: 'when-asked' } });
     await h.repliesFinished(before + 1);
     expect(fake.message(fake.interactions.at(-1)!.originalMessageId!)?.content).toMatch(
-      /\n🎙️ Saved\. Herald transcribes voice messages in this server and answers only those addressed to it \(the default\)\.$/,
+      /\n🎙️ Saved\. Herald transcribes voice messages in this server and answers only those addressed to it\.$/,
     );
   });
 

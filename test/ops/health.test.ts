@@ -43,7 +43,7 @@ describe('HealthRegistry', () => {
     expect(performance.now() - started).toBeLessThan(1000);
     expect(report.ready).toBe(false);
     expect(report.checks).toMatchObject([
-      { name: 'throws', ok: false, detail: 'socket closed' },
+      { name: 'throws', ok: false, detail: 'failed' },
       { name: 'hangs', ok: false, detail: 'no answer within 50 ms' },
     ]);
   });

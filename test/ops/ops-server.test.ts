@@ -12,7 +12,7 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close({ graceMs: 0 })));
 });
 
-async function start(options: { shuttingDown?: () => boolean } = {}) {
+async function start(options: { shuttingDown?: () => boolean; metricsToken?: string } = {}) {
   const logLines: string[] = [];
   const destination = new Writable({
     write(chunk, _encoding, done) {
@@ -23,7 +23,7 @@ async function start(options: { shuttingDown?: () => boolean } = {}) {
   const logger = createLogger({ level: 'info', secrets: [], destination });
   const health = new HealthRegistry({ isShuttingDown: options.shuttingDown });
   const metrics = createMetrics({ defaultMetrics: false });
-  const ops = createOpsServer({ health, metrics, logger });
+  const ops = createOpsServer({ health, metrics, logger, metricsToken: options.metricsToken });
   servers.push(ops);
   const port = await ops.listen(0, '127.0.0.1');
   return { ops, health, metrics, logLines, base: `http://127.0.0.1:${port}` };
@@ -33,9 +33,15 @@ describe('ops server', () => {
   it('serves liveness, readiness with every check, and 503 with the reason when a critical check fails', async () => {
     const { health, base } = await start();
     let storeUp = true;
-    health.register('store', async () => (storeUp ? { ok: true } : { ok: false, detail: 'ECONNREFUSED 127.0.0.1:6379' }), {
-      critical: true,
-    });
+    health.register(
+      'store',
+      async () => {
+        if (storeUp) return { ok: true };
+        // What a Redis client throws: its message names the internal address.
+        throw Object.assign(new Error('connect ECONNREFUSED 10.20.30.40:6379'), { code: 'ECONNREFUSED' });
+      },
+      { critical: true },
+    );
     health.register('discord', async () => ({ ok: true, detail: 'gateway connected' }), { critical: true });
 
     const live = await fetch(`${base}/healthz`);
@@ -57,11 +63,13 @@ describe('ops server', () => {
     storeUp = false;
     const notReady = await fetch(`${base}/readyz`);
     expect(notReady.status).toBe(503);
-    expect(await notReady.json()).toMatchObject({
+    const body = await notReady.text();
+    expect(JSON.parse(body)).toMatchObject({
       status: 'not ready',
-      reasons: ['store: ECONNREFUSED 127.0.0.1:6379'],
+      reasons: ['store: failed (ECONNREFUSED)'],
       checks: [{ name: 'store', ok: false }, { name: 'discord', ok: true }],
     });
+    expect(body).not.toContain('10.20.30.40');
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
   });
 
@@ -86,6 +94,23 @@ describe('ops server', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
     expect(await response.text()).toContain('herald_requests_total{capability="describe",platform="slack",outcome="ok"} 1');
+  });
+
+  it('keeps /metrics private with METRICS_TOKEN: 401 without the bearer token or with another, the metrics with it', async () => {
+    const token = 'metrics-secret-0123456789';
+    const { metrics, base } = await start({ metricsToken: token });
+    metrics.requests.inc({ capability: 'chat', platform: 'discord', outcome: 'ok' });
+    const anonymous = await fetch(`${base}/metrics`);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('www-authenticate')).toBe('Bearer');
+    expect(await anonymous.text()).not.toContain('herald_requests_total');
+    expect((await fetch(`${base}/metrics`, { headers: { authorization: 'Bearer metrics-secret-012345678' } })).status).toBe(401);
+    expect((await fetch(`${base}/metrics`, { headers: { authorization: token } })).status).toBe(401);
+    const allowed = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+    expect(allowed.status).toBe(200);
+    expect(await allowed.text()).toContain('herald_requests_total{capability="chat",platform="discord",outcome="ok"} 1');
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
   });
 
   it('answers 404 for unknown paths and 405 for writes to its own routes', async () => {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { citationBlocks, citationLine } from '../../adapters/slack/citation-blocks.ts';
 
@@ -26,5 +27,31 @@ describe('citation blocks', () => {
 
   it('makes nothing when there are no sources', () => {
     expect(citationBlocks([])).toEqual([]);
+  });
+});
+
+describe('citation blocks from any source the service sends', () => {
+  it('lists a source with a relative URL and a blank title as plain text instead of throwing', () => {
+    expect(citationLine({ index: 1, url: '/wiki/Page', title: '  ' })).toBe('[1] source');
+    expect(citationLine({ index: 2, url: 'javascript:alert(1)', title: 'Click' })).toBe('[2] Click');
+    expect(citationBlocks([{ index: 1, url: '', title: '' }])[0]!.elements[0]!.text).toBe('*Sources*\n[1] source');
+  });
+
+  it('never throws, keeps every element within Block Kit limits and lists every source once', () => {
+    const text = fc.oneof(fc.string({ maxLength: 3000 }), fc.constantFrom('', ' ', '/rel', 'https://ok.example/a', `https://x.example/${'&'.repeat(2500)}`));
+    const citation = fc.record(
+      { index: fc.integer({ min: 1, max: 999 }), url: text, title: text, siteName: fc.option(text, { nil: undefined }), publishTime: fc.option(text, { nil: undefined }) },
+      { requiredKeys: ['index', 'url', 'title'] },
+    );
+    fc.assert(
+      fc.property(fc.uniqueArray(citation, { maxLength: 12, selector: (c) => c.index }), (citations) => {
+        const blocks = citationBlocks(citations);
+        const texts = blocks.flatMap((b) => b.elements.map((e) => e.text));
+        for (const element of texts) expect(element.length).toBeLessThanOrEqual(3000);
+        const listed = texts.join('\n');
+        for (const { index } of citations) expect(listed).toContain(`[${index}]`);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ask } from '../../commands/ask.ts';
 import type { CommandDefinition } from '../../commands/command.ts';
@@ -7,6 +8,7 @@ import { say } from '../../commands/say.ts';
 import { settings } from '../../commands/settings.ts';
 import { transcribe } from '../../commands/transcribe.ts';
 import { parseCommandText, usageLine } from '../../adapters/slack/command-options.ts';
+import { expectLinearTime } from '../support/linear-time.ts';
 
 function options(result: ReturnType<typeof parseCommandText>) {
   if ('error' in result) throw new Error(result.error);
@@ -115,5 +117,44 @@ describe('slash command text', () => {
       "Slack did not link #general to a channel: type # and pick the channel from Slack's list. /narrate start [#channel] [--voice=default|zh|en] [--style=…]",
     );
     expect(error(parseCommandText(narrate, 'start --channel=general'))).toBe("--channel takes a channel: type # and pick it from Slack's list.");
+  });
+});
+
+describe('slash command text from anyone', () => {
+  const commands: CommandDefinition[] = [ask, say, settings, transcribe, narrate, describeCommand];
+  const commandText = fc
+    .array(
+      fc.oneof(
+        fc.constantFrom('--', '--search', '--no-search', '--voice=', '="', '"', '“', '”', "'", '#general', '#1', '<#C12345678|general>', '<#C1|', 'start', 'stop', ' ', '  ', 'x'),
+        fc.string({ maxLength: 12 }),
+      ),
+      { maxLength: 40 },
+    )
+    .map((pieces) => pieces.join(''));
+
+  it('answers any text with options or a one-line-per-reason error, never a throw', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...commands), commandText, (command, text) => {
+        const result = parseCommandText(command, text);
+        if ('error' in result) {
+          expect(result.error).toEqual(expect.any(String));
+          expect(result.error.length).toBeGreaterThan(0);
+        } else {
+          for (const value of result.options.values()) expect(['string', 'number', 'boolean']).toContain(typeof value);
+        }
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it.each([
+    ['an unlinked channel name that never ends', (n: number) => `start #${'a'.repeat(n)}!`],
+    ['channel links that never close', (n: number) => `start ${'<#C1|'.repeat(n / 5)}`],
+    ['quoted values that never close', (n: number) => '--style="'.repeat(n / 9)],
+  ])('reads 200k characters of %s in linear time', (_name, text) => {
+    expectLinearTime((size) => {
+      parseCommandText(narrate, text(size));
+      parseCommandText(say, text(size));
+    });
   });
 });

@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toMrkdwn } from '../../adapters/slack/mrkdwn.ts';
+import { expectLinearTime } from '../support/linear-time.ts';
 
 describe('toMrkdwn', () => {
   it.each([
@@ -37,5 +39,45 @@ describe('toMrkdwn', () => {
   it('puts a table in a code block so its columns stay aligned', () => {
     const markdown = ['| a | b |', '|---|---|', '| 1 | 2 |', '', 'text'].join('\n');
     expect(toMrkdwn(markdown)).toBe(['```', '| a | b |', '|---|---|', '| 1 | 2 |', '```', '', 'text'].join('\n'));
+  });
+});
+
+describe('toMrkdwn on hostile text', () => {
+  const liveMention = /<[!@#]/;
+
+  it('turns links to anything but the web into plain labels, never into mentions', () => {
+    expect(toMrkdwn('[everyone](!everyone) [you](@U123) [room](#C1) [docs](/docs)')).toBe('everyone you room docs');
+    expect(toMrkdwn('<!channel> &lt;!here&gt; <@U123>')).toBe('&lt;!channel&gt; &amp;lt;!here&amp;gt; &lt;@U123&gt;');
+  });
+
+  it('never emits a live mention or broadcast, whatever the text', () => {
+    const pieces = fc.constantFrom('[x](', '](!here)', '](@U1 "t")', '<', '>', '!', '@', '#', 'channel', 'here', 'U1', '[', ']', '(', ')', '|', '`', '*', '_', '~', 'http://x', ' ', '\n', 'a', '&lt;', '\\', '\uE000', '\uE001', '0');
+    fc.assert(
+      fc.property(fc.array(pieces, { maxLength: 60 }), (parts) => {
+        const out = toMrkdwn(parts.join(''));
+        expect(out).not.toMatch(liveMention);
+        // Every `<` left is a link this conversion made.
+        for (const match of out.matchAll(/</g)) expect(out.slice(match.index + 1)).toMatch(/^(?:https?|mailto):/i);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('keeps private-use placeholders from leaking into the output', () => {
+    expect(toMrkdwn('a \uE0000\uE001 b \uE002')).toBe('a 0 b ');
+  });
+
+  it.each([
+    ['unclosed bold', '**a '],
+    ['unclosed strike', '~~a '],
+    ['unclosed underscores', ' __a'],
+    ['brackets', '['],
+    ['half links', '[a]('],
+    ['autolink openers', '<http://'],
+    ['backtick runs', '`a``b'],
+    ['heading padding', '# a    b'],
+    ['stars', '*a'],
+  ])('converts 200k characters of %s in linear time', (_name, unit) => {
+    expectLinearTime((size) => toMrkdwn(unit.repeat(Math.ceil(size / unit.length))));
   });
 });

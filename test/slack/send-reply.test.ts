@@ -137,3 +137,62 @@ describe('sendReply on the fake Slack', () => {
     expect(shared.thread_ts).toBe(target.threadTs);
   });
 });
+
+describe('sendReply with hostile content', () => {
+  let fake: FakeSlack;
+  let api: SlackApi;
+
+  beforeEach(async () => {
+    fake = await startFakeSlack();
+    api = new SlackApi({ botToken: fake.botToken, apiUrl: fake.apiUrl, logger, retryConfig: FAST_RETRIES });
+  });
+
+  afterEach(async () => {
+    await fake.close();
+  });
+
+  /** Slack notifies for `<!…>` and `<@…>`; markdown also reads `&lt;` as `<`, mrkdwn (the `text` fallback) does not. */
+  const LIVE_IN_MARKDOWN = /(?:<|&lt;)[!@]/;
+  const LIVE_IN_MRKDWN = /<[!@]/;
+  const hostile = 'Hey <!channel> and <!here>, <!everyone>, <!subteam^S1|team>, <@U999> &lt;!channel&gt;';
+
+  function expectNoLiveMention(): void {
+    for (const { args } of fake.calls()) {
+      const blocks = (typeof args.blocks === 'string' ? JSON.parse(args.blocks) : args.blocks ?? []) as Array<{ type: string; text?: unknown }>;
+      const markdown = [args.markdown_text, ...blocks.filter((b) => b.type === 'markdown').map((b) => b.text)];
+      for (const text of markdown) if (typeof text === 'string') expect(text).not.toMatch(LIVE_IN_MARKDOWN);
+      const mrkdwn = [args.text, ...blocks.filter((b) => b.type !== 'markdown').map((b) => JSON.stringify(b))];
+      for (const text of mrkdwn) if (typeof text === 'string') expect(text).not.toMatch(LIVE_IN_MRKDWN);
+    }
+  }
+
+  it('streams a reply that names mentions without pinging anyone, even split between chunks', async () => {
+    const mention = fake.events.appMention({ text: 'question' });
+    const target = { channel: fake.channelId, threadTs: String(mention.ts), recipient: { userId: fake.userId, teamId: fake.teamId } };
+    await sendReply({ api, streaming: new StreamingSwitch(), logger }, replyOf(['Hey <', '!here> ', hostile], 5), { target });
+    const reply = fake.botMessages()[0]!;
+    expect(reply.stream?.state).toBe('stopped');
+    expect(reply.text.replaceAll('\u200D', '')).toBe(`Hey <!here> ${hostile}`);
+    expectNoLiveMention();
+  });
+
+  it('posts and edits a reply with sources without pinging anyone, in the text and in the markdown block', async () => {
+    const target = { channel: fake.dmChannelId, recipient: { userId: fake.userId, teamId: fake.teamId } };
+    const citations = [{ index: 1, url: 'https://a.example/x', title: '<!channel>' }];
+    await sendReply({ api, streaming: new StreamingSwitch(), logger }, replyOf([{ type: 'citations', citations }, hostile, ' more'], 5), { target });
+    const reply = fake.botMessages(fake.dmChannelId)[0]!;
+    expect(JSON.stringify(reply.blocks)).toContain('"type":"markdown"');
+    expectNoLiveMention();
+  });
+
+  it('finishes a reply whose source has a relative URL and a blank title', async () => {
+    const mention = fake.events.appMention({ text: 'question' });
+    const target = { channel: fake.channelId, threadTs: String(mention.ts), recipient: { userId: fake.userId, teamId: fake.teamId } };
+    const citations = [{ index: 1, url: '/wiki/Thing', title: ' ' }, { index: 2, url: 'https://b.example/', title: 'B' }];
+    await sendReply({ api, streaming: new StreamingSwitch(), logger }, replyOf([{ type: 'citations', citations }, 'Answer [1][2].']), { target });
+    const reply = fake.botMessages()[0]!;
+    expect(reply.stream?.state).toBe('stopped');
+    expect(JSON.stringify(reply.blocks)).toContain('[1] source');
+    expect(JSON.stringify(reply.blocks)).toContain('<https://b.example/|[2] B>');
+  });
+});

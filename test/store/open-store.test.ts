@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore, sqlitePath } from '../../src/store/open-store.ts';
@@ -40,5 +40,20 @@ describe('openStore', () => {
 
   it('rejects an unknown scheme', async () => {
     await expect(openStore('postgres://x')).rejects.toThrow(/STORE_URL/);
+  });
+});
+
+describe('the SQLite file', () => {
+  it('is created readable by its owner only, in directories only its owner can enter, journal included', async () => {
+    const base = tempDir();
+    const path = join(base, 'private', 'data', 'herald.sqlite');
+    const store = await openStore(`sqlite://${path}`);
+    await store.set('history:x', ['what alice said']);
+    const mode = (file: string) => statSync(file).mode & 0o777;
+    expect(mode(path)).toBe(0o600);
+    expect(mode(`${path}-wal`)).toBe(0o600);
+    expect(mode(join(base, 'private', 'data'))).toBe(0o700);
+    expect(mode(join(base, 'private'))).toBe(0o700);
+    await store.close();
   });
 });
