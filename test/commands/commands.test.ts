@@ -82,7 +82,7 @@ describe('/say', () => {
 
   it('explains an upload over the limit instead of failing', async () => {
     const { services, replies, uploads, context } = harness();
-    services.speak = async (input, format) => ({ format, mime: 'audio/wav', data: Buffer.alloc(4096), durationSeconds: 3 });
+    services.speak = async (_input, format) => ({ format, mime: 'audio/wav', data: Buffer.alloc(4096), durationSeconds: 3 });
     await runCommand(say, context({ text: 'a long speech', format: 'wav' }), services);
     expect(uploads).toHaveLength(0);
     expect(replies.at(-1)).toMatch(/over this channel's upload limit of 0\.0 MB\. Try a shorter text or the voice-message format/);

@@ -90,7 +90,7 @@ describe('Herald on Slack (HTTP mode): mentions, direct messages, threads', () =
   it("reads the thread's recent messages when the model asks for them", async () => {
     const root = fake.events.message({ text: 'Deploy is at 5pm', channel: fake.channelId });
     const bob = fake.addUser({ name: 'bob' });
-    fake.events.threadReply({ text: 'I will bring <@' + fake.userId + '> the logs', user: bob.id, channel: fake.channelId, thread_ts: String(root.ts) });
+    fake.events.threadReply({ text: `I will bring <@${fake.userId}> the logs`, user: bob.id, channel: fake.channelId, thread_ts: String(root.ts) });
     await fake.deliverEvent(fake.events.appMention({ text: 'what do the recent messages say?', thread_ts: String(root.ts) }));
     const reply = await fake.waitFor(() => botReplies().find((m) => m.stream?.state === 'stopped'));
     expect(reply.thread_ts).toBe(root.ts);

@@ -1,4 +1,3 @@
-import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RedisStore } from '../../src/store/redis-store.ts';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack/index.ts';

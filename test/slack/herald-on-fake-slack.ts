@@ -13,7 +13,7 @@ import type { Store } from '../../src/store/store.ts';
 import { startSlack, type RunningSlack, type SlackTuning } from '../../adapters/slack/start-slack.ts';
 import { FAST_RETRIES } from '../fakes/slack/bolt-harness.ts';
 import type { FakeSlack } from '../fakes/slack/index.ts';
-import { startEmulator } from '../fakes/service/emulator.ts';
+import type { startEmulator } from '../fakes/service/emulator.ts';
 
 export type SlackMode = 'http' | 'mounted' | 'socket';
 
