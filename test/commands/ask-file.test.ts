@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ask } from '../../commands/ask.ts';
 import type { CommandAttachment, CommandContext, CommandServices, OptionValue } from '../../commands/command.ts';
 import { runCommand } from '../../commands/run-command.ts';
-import { collectReply, type CollectedReply } from '../../src/conversation/collect-reply.ts';
+import { collectReply, type CollectedReply } from '../helpers/collect-reply.ts';
 import { ConversationEngine } from '../../src/conversation/engine.ts';
 import type { ChatMessage } from '../../src/service/types.ts';
 import { MemoryStore } from '../../src/store/memory-store.ts';

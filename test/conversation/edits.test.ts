@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import { collectReply, type CollectedReply } from '../../src/conversation/collect-reply.ts';
+import { collectReply, type CollectedReply } from '../helpers/collect-reply.ts';
 import { conversationKeyOf } from '../../src/conversation/conversation-key.ts';
 import { createEngine, type EngineHandle } from '../../src/conversation/create-engine.ts';
 import { ConversationHistory } from '../../src/conversation/history.ts';

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatInput } from '../../src/capabilities/chat.ts';
 import type { Env } from '../../src/config/config.ts';
-import { collectReply } from '../../src/conversation/collect-reply.ts';
+import { collectReply } from '../helpers/collect-reply.ts';
 import { ConversationEngine, type EngineDeps } from '../../src/conversation/engine.ts';
 import { ServerError } from '../../src/service/errors.ts';
 import { emptyUsage } from '../../src/service/usage.ts';

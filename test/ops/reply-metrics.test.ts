@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.ts';
-import { collectReply } from '../../src/conversation/collect-reply.ts';
+import { collectReply } from '../helpers/collect-reply.ts';
 import { createCore, type Core } from '../../src/core.ts';
 import { createLogger } from '../../src/log/logger.ts';
 import { createMetrics, type Metrics } from '../../src/ops/metrics.ts';
