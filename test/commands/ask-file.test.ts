@@ -7,7 +7,8 @@ import { ConversationEngine } from '../../src/conversation/engine.ts';
 import type { ChatMessage } from '../../src/service/types.ts';
 import { MemoryStore } from '../../src/store/memory-store.ts';
 import { pdfFile } from '../fixtures/documents/pdf-file.ts';
-import { silentLogger, testConfig } from '../conversation/fake-adapter.ts';
+import { testConfig } from '../conversation/fake-adapter.ts';
+import { silentLogger } from '../helpers/logger.ts';
 import { fakeChat } from '../conversation/fake-chat.ts';
 
 /** A file attached to the command, counting the downloads of its bytes. */

@@ -10,7 +10,8 @@ import { ConversationEngine } from '../../src/conversation/engine.ts';
 import type { SpeechFormat } from '../../src/speech/speak.ts';
 import { MemoryStore } from '../../src/store/memory-store.ts';
 import { fakeChat } from '../conversation/fake-chat.ts';
-import { silentLogger, testConfig } from '../conversation/fake-adapter.ts';
+import { testConfig } from '../conversation/fake-adapter.ts';
+import { silentLogger } from '../helpers/logger.ts';
 
 function harness() {
   const config = testConfig();

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConversationLocks, LockBusyError } from '../../src/conversation/conversation-lock.ts';
 import type { Store } from '../../src/store/store.ts';
 import { removeTempDirs, storeBackends, uniqueKey } from '../store/backends.ts';
-import { silentLogger } from './fake-adapter.ts';
+import { silentLogger } from '../helpers/logger.ts';
 
 const backends = await storeBackends();
 afterAll(removeTempDirs);

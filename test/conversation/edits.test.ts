@@ -8,7 +8,8 @@ import { EDIT_WINDOW_MS } from '../../src/conversation/replacement.ts';
 import type { IncomingMessage, ReplyEvent } from '../../src/conversation/types.ts';
 import type { ChatMessage } from '../../src/service/types.ts';
 import { startEmulator, type Emulator } from '../fakes/service/emulator.ts';
-import { FakeAdapter, silentLogger, testConfig } from './fake-adapter.ts';
+import { FakeAdapter, testConfig } from './fake-adapter.ts';
+import { silentLogger } from '../helpers/logger.ts';
 
 let emulator: Emulator;
 let handle: EngineHandle | undefined;

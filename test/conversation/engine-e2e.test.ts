@@ -8,7 +8,8 @@ import type { ChatMessage } from '../../src/service/types.ts';
 import type { Store } from '../../src/store/store.ts';
 import { startEmulator, type Emulator } from '../fakes/service/emulator.ts';
 import { removeTempDirs, storeBackends } from '../store/backends.ts';
-import { FakeAdapter, silentLogger, testConfig } from './fake-adapter.ts';
+import { FakeAdapter, testConfig } from './fake-adapter.ts';
+import { silentLogger } from '../helpers/logger.ts';
 
 const backends = await storeBackends();
 let emulator: Emulator;

@@ -11,7 +11,8 @@ import type { Store } from '../../src/store/store.ts';
 import { builtinTools } from '../../src/tools/builtin-tools.ts';
 import { ToolRegistry } from '../../src/tools/registry.ts';
 import { defineTool } from '../../src/tools/types.ts';
-import { FakeAdapter, silentLogger, testConfig } from './fake-adapter.ts';
+import { FakeAdapter, testConfig } from './fake-adapter.ts';
+import { silentLogger } from '../helpers/logger.ts';
 import { fakeChat, toolCall, type ScriptedAnswer } from './fake-chat.ts';
 
 const NOW = new Date('2025-01-14T10:00:00Z');

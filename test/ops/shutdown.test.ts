@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/log/logger.ts';
 import { ShutdownCoordinator, type ShutdownOptions } from '../../src/ops/shutdown.ts';
+import { silentLogger as logger } from '../helpers/logger.ts';
 
-const logger = createLogger({ level: 'silent', secrets: [] });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function coordinator(options: Partial<ShutdownOptions> = {}) {

@@ -7,7 +7,7 @@ import { startFakeVoiceServer, type FakeVoiceServer } from '../fakes/discord-voi
 import { startFakeDiscord, type FakeDiscord } from '../fakes/discord/index.ts';
 import { startEmulator, type Emulator } from '../fakes/service/emulator.ts';
 import { synthesize as emulatorSpeech } from '../fakes/service/tts.ts';
-import { silentLogger } from './fakes.ts';
+import { silentLogger } from '../helpers/logger.ts';
 
 const VOICE_TOKEN = 'fake-voice-token';
 const CHUNK_INTERVAL_MS = 60;

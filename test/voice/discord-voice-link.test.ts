@@ -6,7 +6,8 @@ import { startLiveSpeech } from '../../src/voice/live-speech.ts';
 import { VoiceError } from '../../src/voice/voice-error.ts';
 import type { VoiceLoss } from '../../src/voice/voice-link.ts';
 import { snowflake, startFakeVoiceServer, type FakeVoiceServer } from '../fakes/discord-voice/index.ts';
-import { FakeSynth, silentLogger, tone } from './fakes.ts';
+import { FakeSynth, tone } from './fakes.ts';
+import { silentLogger } from '../helpers/logger.ts';
 
 let server: FakeVoiceServer | undefined;
 /** A second channel's voice server, for moves. */

@@ -8,7 +8,7 @@ import { stop } from '../../commands/stop.ts';
 import type { Config } from '../../src/config/config.ts';
 import type { SpeechOutcome, SpeechRequest, VoiceControl } from '../../src/voice/voice-control.ts';
 import { VoiceError } from '../../src/voice/voice-error.ts';
-import { silentLogger } from './fakes.ts';
+import { silentLogger } from '../helpers/logger.ts';
 
 class FakeVoice implements VoiceControl {
   said: SpeechRequest[] = [];

@@ -3,7 +3,8 @@ import { MemoryStore } from '../../src/store/memory-store.ts';
 import { VoiceError } from '../../src/voice/voice-error.ts';
 import { VoiceManager } from '../../src/voice/voice-manager.ts';
 import type { ChannelRef, VoicePlatform } from '../../src/voice/voice-platform.ts';
-import { FakeLink, FakeSynth, silentLogger, tone } from './fakes.ts';
+import { FakeLink, FakeSynth, tone } from './fakes.ts';
+import { silentLogger } from '../helpers/logger.ts';
 
 const CHANNELS: Record<string, string> = { 'voice-1': 'Lounge', 'voice-2': 'Gaming', 'text-1': 'general', 'text-2': 'memes' };
 
