@@ -1,8 +1,7 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { ShutdownCoordinator, type ShutdownOptions } from '../../src/ops/shutdown.ts';
 import { silentLogger as logger } from '../helpers/logger.ts';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function coordinator(options: Partial<ShutdownOptions> = {}) {
   return new ShutdownCoordinator({ logger, ...options });
