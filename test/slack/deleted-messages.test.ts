@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../fakes/service/state.ts';
-import { startEmulator } from '../fakes/service/emulator.ts';
-import { startFakeSlack, type ApiCall, type FakeSlack, type StoredMessage } from '../fakes/slack/index.ts';
-import { startHerald, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
+import type { ApiCall, FakeSlack, StoredMessage } from '../fakes/slack/index.ts';
+import { startSlackWorld, stopSlackWorld, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
 
 // `long 400` is about 700 tokens: at 41 tokens a second the service streams for about 17 seconds.
 const TOKENS_PER_SECOND = 41;
@@ -12,20 +11,14 @@ let emu: Emulator;
 let herald: HeraldOnSlack;
 
 beforeAll(async () => {
-  fake = await startFakeSlack();
-  emu = await startEmulator({ pace: { tokensPerSecond: TOKENS_PER_SECOND, ttsChunkIntervalMs: 0 } });
-  herald = await startHerald(fake, emu, { mode: 'http' });
+  ({ fake, emu, herald } = await startSlackWorld({ emulator: { pace: { tokensPerSecond: TOKENS_PER_SECOND, ttsChunkIntervalMs: 0 } } }));
 });
 
 beforeEach(() => {
   emu.pace.tokensPerSecond = TOKENS_PER_SECOND;
 });
 
-afterAll(async () => {
-  await herald.stop();
-  await fake.close();
-  await emu.close();
-});
+afterAll(() => stopSlackWorld({ fake, emu, herald }));
 
 /** The service request of the latest answer, once its connection has closed. */
 async function serviceRequest(): Promise<RecordedRequest> {

@@ -1,30 +1,23 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { ChatMessage } from '../../src/service/types.ts';
 import type { RecordedRequest } from '../fakes/service/state.ts';
-import { startEmulator } from '../fakes/service/emulator.ts';
 import { pdfFile } from '../fixtures/documents/pdf-file.ts';
-import { startFakeSlack, type FakeSlack, type StoredMessage } from '../fakes/slack/index.ts';
-import { startHerald, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
+import type { FakeSlack, StoredMessage } from '../fakes/slack/index.ts';
+import { startSlackWorld, stopSlackWorld, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
 
 let fake: FakeSlack;
 let emu: Emulator;
 let herald: HeraldOnSlack;
 
 beforeAll(async () => {
-  fake = await startFakeSlack();
-  emu = await startEmulator({ pace: { tokensPerSecond: 0, ttsChunkIntervalMs: 0 } });
-  herald = await startHerald(fake, emu, { mode: 'http' });
+  ({ fake, emu, herald } = await startSlackWorld({ emulator: { pace: { tokensPerSecond: 0, ttsChunkIntervalMs: 0 } } }));
 });
 
 beforeEach(() => {
   emu.pace.tokensPerSecond = 0;
 });
 
-afterAll(async () => {
-  await herald.stop();
-  await fake.close();
-  await emu.close();
-});
+afterAll(() => stopSlackWorld({ fake, emu, herald }));
 
 function chatRequests(): RecordedRequest[] {
   return emu.requests.filter((r) => r.endpoint === 'chat');

@@ -11,8 +11,8 @@ import { createOpsServer, type OpsServer } from '../../src/ops/ops-server.ts';
 import type { Store } from '../../src/store/store.ts';
 import { startSlack, type RunningSlack, type SlackTuning } from '../../adapters/slack/start-slack.ts';
 import { FAST_RETRIES } from '../fakes/slack/bolt-harness.ts';
-import type { FakeSlack } from '../fakes/slack/index.ts';
-import type { startEmulator } from '../fakes/service/emulator.ts';
+import { startFakeSlack, type FakeSlack, type FakeSlackOptions } from '../fakes/slack/index.ts';
+import { startEmulator, type EmulatorOptions } from '../fakes/service/emulator.ts';
 import { silentLogger as logger } from '../helpers/logger.ts';
 
 export type SlackMode = 'http' | 'mounted' | 'socket';
@@ -93,6 +93,33 @@ export async function startHerald(fake: FakeSlack, emu: Emulator, options: Start
       await core.close();
     },
   };
+}
+
+export interface SlackWorldOptions extends Partial<StartOptions> {
+  slack?: FakeSlackOptions;
+  emulator?: EmulatorOptions;
+}
+
+/** A fake Slack, the service emulator and Herald between them (HTTP mode unless `mode` says otherwise). */
+export interface SlackWorld {
+  fake: FakeSlack;
+  emu: Emulator;
+  herald: HeraldOnSlack;
+}
+
+export async function startSlackWorld(options: SlackWorldOptions = {}): Promise<SlackWorld> {
+  const { slack, emulator, mode = 'http', ...start } = options;
+  const fake = await startFakeSlack(slack);
+  const emu = await startEmulator(emulator);
+  const herald = await startHerald(fake, emu, { mode, ...start });
+  return { fake, emu, herald };
+}
+
+/** Stops Herald first, so that nothing it still does meets a closed fake. */
+export async function stopSlackWorld({ fake, emu, herald }: SlackWorld): Promise<void> {
+  await herald.stop();
+  await fake.close();
+  await emu.close();
 }
 
 /** Every message the Slack adapter hands the core from now on, in order (the engine still answers each). */
