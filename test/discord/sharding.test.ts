@@ -181,7 +181,7 @@ const redisUp = await reachable(redisUrl);
 
 describe.each([
   { shared: 'one memory store', redis: false, skip: false },
-  { shared: `Redis at ${redisUrl}`, redis: true, skip: !redisUp },
+  { shared: redisUp ? `Redis at ${redisUrl}` : `Redis at ${redisUrl} (skipped: no redis-server there; set REDIS_URL)`, redis: true, skip: !redisUp },
 ])('discord: two Herald processes, SHARD_IDS=0 and SHARD_IDS=1, sharing $shared', ({ redis, skip }) => {
   let fake: FakeDiscord;
   let emu: Emulator;
