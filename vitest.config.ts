@@ -39,6 +39,7 @@ const unit = [
   'test/slack/incoming-text.test.ts',
   'test/slack/mrkdwn.test.ts',
   'test/slack/rate-budget.test.ts',
+  'test/store/sqlite-keyv-adapter.test.ts',
   'test/streaming/markdown-split.test.ts',
   'test/streaming/render-reply.test.ts',
   'test/streaming/streaming-reply.test.ts',
