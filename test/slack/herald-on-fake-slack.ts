@@ -71,7 +71,12 @@ export async function startHerald(fake: FakeSlack, emu: Emulator, options: Start
   const slack = await startSlack({
     core,
     logger,
-    hooks: { metrics, shutdown: { track, deadlineSignal: new AbortController().signal }, ...(ops && { mount: (prefix, handler) => ops.mount(prefix, handler) }), ...(options.health && { health: options.health }) },
+    hooks: {
+      metrics,
+      shutdown: { track, deadlineSignal: new AbortController().signal },
+      ...(ops && { mount: (prefix, handler) => ops.mount(prefix, handler) }),
+      ...(options.health && { health: options.health }),
+    },
     tuning: { host: '127.0.0.1', clientPingTimeoutMs: 400, retryConfig: FAST_RETRIES, ...options.tuning },
   });
   let eventsUrl: string | undefined;
