@@ -96,7 +96,7 @@ describe('Discord voice end to end: fake Discord, fake voice server with DAVE, t
     fake.invokeCommand({ name: 'stop' });
     await waitForReply('⏹️ Stopped.');
     const atStop = voice.received.length;
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await fake.waitFor(() => voice.speaking.at(-1)?.speaking === 0, { description: 'the bot done speaking' });
     expect(voice.received.length - atStop).toBeLessThanOrEqual(2); // at most what was already in flight
   });
 
