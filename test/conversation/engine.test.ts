@@ -443,26 +443,33 @@ describe('ConversationEngine: failures and cancellation', () => {
   });
 
   it('cancels the service request when the adapter stops reading, and frees the conversation', async () => {
-    let aborted = false;
+    let onAbort!: () => void;
+    const aborted = new Promise<void>((resolve) => {
+      onAbort = resolve;
+    });
     const { engine, adapter } = setup((input) => {
-      input.signal?.addEventListener('abort', () => {
-        aborted = true;
-      });
+      input.signal?.addEventListener('abort', onAbort);
       return { text: 'slow', delayMs: lastUser(input).includes('slow') ? 5000 : 0 };
     });
     const stream = engine.handle(adapter.message('slow one'));
     for await (const event of stream) if (event.type === 'status') break;
-    await sleep(20);
-    expect(aborted).toBe(true);
+    await aborted;
     const next = await adapter.send('quick one');
     expect(next.text).toBe('slow');
   });
 
   it('cancels through the caller signal too', async () => {
-    const { engine, adapter } = setup(() => ({ text: 'late', delayMs: 5000 }));
+    let onAsked!: () => void;
+    const asked = new Promise<void>((resolve) => {
+      onAsked = resolve;
+    });
+    const { engine, adapter } = setup(() => {
+      onAsked();
+      return { text: 'late', delayMs: 5000 };
+    });
     const controller = new AbortController();
     const pending = collectReply(engine.handle(adapter.message('hi'), { signal: controller.signal }));
-    await sleep(20);
+    await asked;
     controller.abort();
     const reply = await pending;
     expect(reply.error).toMatchObject({ code: 'cancelled' });

@@ -1,5 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Exchange } from '../../src/conversation/context-budget.ts';
 import { ConversationHistory } from '../../src/conversation/history.ts';
 import { MemoryStore } from '../../src/store/memory-store.ts';
@@ -7,17 +6,21 @@ import { MemoryStore } from '../../src/store/memory-store.ts';
 const key = { platform: 'test', workspaceId: 'g', channelId: 'c', threadId: 't' };
 const exchange = (text: string, tokens: number): Exchange => ({ messages: [{ role: 'user', content: text }], tokens, at: 0 });
 const store = new MemoryStore();
-afterEach(() => store.keyv.clear());
+afterEach(async () => {
+  vi.useRealTimers();
+  await store.keyv.clear();
+});
 
 describe('ConversationHistory', () => {
   it('forgets a conversation once its TTL passes without a new message', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
     const history = new ConversationHistory(store, { ttlMs: 80, budgetTokens: 1000 });
     await history.save(key, [exchange('hi', 5)]);
-    await sleep(50);
+    vi.advanceTimersByTime(50);
     await history.save(key, [...(await history.load(key)), exchange('again', 5)]);
-    await sleep(50);
+    vi.advanceTimersByTime(50);
     expect((await history.load(key)).map((e) => e.messages[0]!.content)).toEqual(['hi', 'again']);
-    await sleep(60);
+    vi.advanceTimersByTime(60);
     expect(await history.load(key)).toEqual([]);
   });
 
