@@ -5,7 +5,7 @@ import { startDiscord } from '../adapters/discord/index.ts';
 import { loadConfig } from '../src/config/config.ts';
 import { createCore } from '../src/core.ts';
 import { createLogger } from '../src/log/logger.ts';
-import { LoadMeter, type ThreadLoad } from './discord-load.ts';
+import { LoadMeter, type ThreadLoad } from './load-meter.ts';
 
 const SEQUENTIAL_REPLIES = 200;
 const CONCURRENT_BATCHES = 15;

@@ -5,7 +5,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { pino } from 'pino';
 import type { ChatInput } from '../src/capabilities/chat.ts';
 import { loadConfig } from '../src/config/config.ts';
-import { collectReply } from '../src/conversation/collect-reply.ts';
+import { collectReply } from '../test/helpers/collect-reply.ts';
 import { ConversationEngine } from '../src/conversation/engine.ts';
 import type { IncomingMessage } from '../src/conversation/types.ts';
 import type { ChatDelta, ChatStream, Usage } from '../src/service/types.ts';

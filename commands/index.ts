@@ -12,7 +12,3 @@ import { usage } from './usage.ts';
 
 /** Every command, in the order platforms list them. */
 export const commands: readonly CommandDefinition[] = [ask, say, transcribe, describe, reset, settings, usage, stop, skip, narrate];
-
-export function findCommand(name: string): CommandDefinition | undefined {
-  return commands.find((command) => command.name === name);
-}

@@ -67,7 +67,8 @@ export async function startDiscord({ core, logger, hooks = {}, voice: voiceOptio
   let stopping: Promise<void> | undefined;
   const stop = () => {
     voice.close(); // leave voice channels before the gateway goes
-    return (stopping ??= client.destroy());
+    stopping ??= client.destroy();
+    return stopping;
   };
   const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
   try {

@@ -32,7 +32,7 @@ export function readSlackText(input: string, options: { botUserId?: string } = {
     if (label && label !== target) return `${label} (${target})`;
     return target;
   });
-  return { text: unescape(text).trim(), mentions };
+  return { text: unescapeEntities(text).trim(), mentions };
 }
 
 function splitLabel(inner: string): [string, string | undefined] {
@@ -40,6 +40,6 @@ function splitLabel(inner: string): [string, string | undefined] {
   return bar === -1 ? [inner, undefined] : [inner.slice(0, bar), inner.slice(bar + 1)];
 }
 
-function unescape(text: string): string {
+function unescapeEntities(text: string): string {
   return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 }

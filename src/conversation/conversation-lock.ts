@@ -176,7 +176,7 @@ function abortable(promise: Promise<void>, signal: AbortSignal | undefined): Pro
   return new Promise<void>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(() => {
+    void promise.then(() => {
       signal.removeEventListener('abort', onAbort);
       resolve();
     });

@@ -2,6 +2,7 @@ import type { ChatMessage } from '../service/types.ts';
 
 /** Characters that tokenizers give about one token each: CJK ideographs, kana, Hangul, CJK punctuation, fullwidth forms, emoji. */
 const DENSE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef\p{Extended_Pictographic}]/gu;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the range is all of ASCII, control characters included.
 const NON_ASCII = /[^\x00-\x7f]/gu;
 
 /** Framing a chat message costs beyond its text (role, separators). */

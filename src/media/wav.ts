@@ -120,7 +120,7 @@ function sampleReader(view: DataView, kind: SampleKind, bytesPerSample: number):
     const read = bytesPerSample === 4 ? (at: number) => view.getFloat32(at, true) : (at: number) => view.getFloat64(at, true);
     return (at) => {
       const v = read(at);
-      return v > 1 ? 1 : v < -1 ? -1 : v === v ? v : 0;
+      return v > 1 ? 1 : v < -1 ? -1 : Number.isNaN(v) ? 0 : v;
     };
   }
   switch (bytesPerSample) {

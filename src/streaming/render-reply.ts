@@ -1,4 +1,4 @@
-import type { ReplyEvent, ReplyStream, ReplyUsage, StatusPhase } from '../conversation/types.ts';
+import type { ReplyStream, ReplyUsage, StatusPhase } from '../conversation/types.ts';
 import type { Citation } from '../service/types.ts';
 import { StreamingReply, type StreamingReplyOptions } from './streaming-reply.ts';
 import { MessageGoneError, type ReplySurface } from './surface.ts';

@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { ask } from '../../commands/ask.ts';
 import type { CommandAttachment, CommandContext, CommandServices, OptionValue } from '../../commands/command.ts';
 import { runCommand } from '../../commands/run-command.ts';
-import { collectReply, type CollectedReply } from '../../src/conversation/collect-reply.ts';
+import { collectReply, type CollectedReply } from '../helpers/collect-reply.ts';
 import { ConversationEngine } from '../../src/conversation/engine.ts';
 import type { ChatMessage } from '../../src/service/types.ts';
 import { MemoryStore } from '../../src/store/memory-store.ts';
 import { pdfFile } from '../fixtures/documents/pdf-file.ts';
-import { silentLogger, testConfig } from '../conversation/fake-adapter.ts';
+import { testConfig } from '../conversation/fake-adapter.ts';
+import { silentLogger } from '../helpers/logger.ts';
 import { fakeChat } from '../conversation/fake-chat.ts';
 
 /** A file attached to the command, counting the downloads of its bytes. */

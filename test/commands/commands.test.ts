@@ -11,7 +11,8 @@ import { ConversationEngine } from '../../src/conversation/engine.ts';
 import type { SpeechFormat } from '../../src/speech/speak.ts';
 import { MemoryStore } from '../../src/store/memory-store.ts';
 import { fakeChat } from '../conversation/fake-chat.ts';
-import { silentLogger, testConfig } from '../conversation/fake-adapter.ts';
+import { testConfig } from '../conversation/fake-adapter.ts';
+import { silentLogger } from '../helpers/logger.ts';
 
 function harness(env: Record<string, string> = {}) {
   const config = testConfig(env);
@@ -113,7 +114,7 @@ describe('/say', () => {
 
   it('explains an upload over the limit instead of failing', async () => {
     const { services, replies, uploads, context } = harness();
-    services.speak = async (input, format) => ({ format, mime: 'audio/wav', data: Buffer.alloc(4096), durationSeconds: 3 });
+    services.speak = async (_input, format) => ({ format, mime: 'audio/wav', data: Buffer.alloc(4096), durationSeconds: 3 });
     await runCommand(say, context({ text: 'a long speech', format: 'wav' }), services);
     expect(uploads).toHaveLength(0);
     expect(replies.at(-1)).toMatch(/over this channel's upload limit of 0\.0 MB\. Try a shorter text or the voice-message format/);

@@ -4,7 +4,7 @@ import { ConversationLocks } from '../../src/conversation/conversation-lock.ts';
 import { LockBusyError } from '../../src/errors.ts';
 import type { Store } from '../../src/store/store.ts';
 import { removeTempDirs, storeBackends, uniqueKey } from '../store/backends.ts';
-import { silentLogger } from './fake-adapter.ts';
+import { silentLogger } from '../helpers/logger.ts';
 
 const backends = await storeBackends();
 afterAll(removeTempDirs);
@@ -85,25 +85,27 @@ describe.each(backends)('conversation lock on $name', (backend) => {
     await (await third).release();
   });
 
-  it('waits for another instance holding the lock, then takes it', async (context) => {
-    if (!backend.openTwin) context.skip('memory is private to one process');
-    const twin = await backend.openTwin!(store);
-    opened.push(twin);
-    const here = new ConversationLocks(store, silentLogger, { pollMinMs: 5, pollMaxMs: 20 });
-    const there = new ConversationLocks(twin, silentLogger, { pollMinMs: 5, pollMaxMs: 20 });
-    const key = uniqueKey('instances');
-    const held = await there.acquire(key);
-    let waited = false;
-    const pending = here.acquire(key, { onWait: () => (waited = true) });
-    await sleep(60);
-    expect(waited).toBe(true);
-    let acquired = false;
-    void pending.then(() => (acquired = true));
-    await sleep(20);
-    expect(acquired).toBe(false);
-    await held.release();
-    await (await pending).release();
-  });
+  // Memory is private to one process, so only the shared backends run this.
+  if (backend.openTwin) {
+    it('waits for another instance holding the lock, then takes it', async () => {
+      const twin = await backend.openTwin!(store);
+      opened.push(twin);
+      const here = new ConversationLocks(store, silentLogger, { pollMinMs: 5, pollMaxMs: 20 });
+      const there = new ConversationLocks(twin, silentLogger, { pollMinMs: 5, pollMaxMs: 20 });
+      const key = uniqueKey('instances');
+      const held = await there.acquire(key);
+      let waited = false;
+      const pending = here.acquire(key, { onWait: () => (waited = true) });
+      await sleep(60);
+      expect(waited).toBe(true);
+      let acquired = false;
+      void pending.then(() => (acquired = true));
+      await sleep(20);
+      expect(acquired).toBe(false);
+      await held.release();
+      await (await pending).release();
+    });
+  }
 
   it('renews the lock while a long reply runs, so nobody else gets in', async () => {
     const locks = new ConversationLocks(store, silentLogger, { ttlMs: 300, pollMinMs: 5, pollMaxMs: 10 });

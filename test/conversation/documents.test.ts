@@ -6,7 +6,8 @@ import type { ChatMessage, ContentPart } from '../../src/service/types.ts';
 import { MemoryStore } from '../../src/store/memory-store.ts';
 import { startEmulator, type Emulator } from '../fakes/service/emulator.ts';
 import { pdfFile, scannedPdf } from '../fixtures/documents/pdf-file.ts';
-import { FakeAdapter, silentLogger, testConfig } from './fake-adapter.ts';
+import { FakeAdapter, testConfig } from './fake-adapter.ts';
+import { silentLogger } from '../helpers/logger.ts';
 
 let emulator: Emulator;
 const handles: EngineHandle[] = [];

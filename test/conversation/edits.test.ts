@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import { collectReply, type CollectedReply } from '../../src/conversation/collect-reply.ts';
+import { collectReply, type CollectedReply } from '../helpers/collect-reply.ts';
 import { conversationKeyOf } from '../../src/conversation/conversation-key.ts';
 import { createEngine, type EngineHandle } from '../../src/conversation/create-engine.ts';
 import { ConversationLocks } from '../../src/conversation/conversation-lock.ts';
@@ -9,7 +9,8 @@ import { EDIT_WINDOW_MS } from '../../src/conversation/replacement.ts';
 import type { IncomingMessage, ReplyEvent } from '../../src/conversation/types.ts';
 import type { ChatMessage } from '../../src/service/types.ts';
 import { startEmulator, type Emulator } from '../fakes/service/emulator.ts';
-import { FakeAdapter, silentLogger, testConfig } from './fake-adapter.ts';
+import { FakeAdapter, testConfig } from './fake-adapter.ts';
+import { silentLogger } from '../helpers/logger.ts';
 
 let emulator: Emulator;
 let handle: EngineHandle | undefined;

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatInput } from '../../src/capabilities/chat.ts';
 import type { Env } from '../../src/config/config.ts';
-import { collectReply } from '../../src/conversation/collect-reply.ts';
+import { collectReply } from '../helpers/collect-reply.ts';
 import { ConversationEngine, type EngineDeps } from '../../src/conversation/engine.ts';
 import { PackageLoadError } from '../../src/errors.ts';
 import { ServerError } from '../../src/service/errors.ts';
@@ -12,7 +12,8 @@ import type { Store } from '../../src/store/store.ts';
 import { builtinTools } from '../../src/tools/builtin-tools.ts';
 import { ToolRegistry } from '../../src/tools/registry.ts';
 import { defineTool } from '../../src/tools/types.ts';
-import { FakeAdapter, silentLogger, testConfig } from './fake-adapter.ts';
+import { FakeAdapter, testConfig } from './fake-adapter.ts';
+import { silentLogger } from '../helpers/logger.ts';
 import { fakeChat, toolCall, type ScriptedAnswer } from './fake-chat.ts';
 
 const NOW = new Date('2025-01-14T10:00:00Z');
@@ -468,26 +469,33 @@ describe('ConversationEngine: failures and cancellation', () => {
   });
 
   it('cancels the service request when the adapter stops reading, and frees the conversation', async () => {
-    let aborted = false;
+    let onAbort!: () => void;
+    const aborted = new Promise<void>((resolve) => {
+      onAbort = resolve;
+    });
     const { engine, adapter } = setup((input) => {
-      input.signal?.addEventListener('abort', () => {
-        aborted = true;
-      });
+      input.signal?.addEventListener('abort', onAbort);
       return { text: 'slow', delayMs: lastUser(input).includes('slow') ? 5000 : 0 };
     });
     const stream = engine.handle(adapter.message('slow one'));
     for await (const event of stream) if (event.type === 'status') break;
-    await sleep(20);
-    expect(aborted).toBe(true);
+    await aborted;
     const next = await adapter.send('quick one');
     expect(next.text).toBe('slow');
   });
 
   it('cancels through the caller signal too', async () => {
-    const { engine, adapter } = setup(() => ({ text: 'late', delayMs: 5000 }));
+    let onAsked!: () => void;
+    const asked = new Promise<void>((resolve) => {
+      onAsked = resolve;
+    });
+    const { engine, adapter } = setup(() => {
+      onAsked();
+      return { text: 'late', delayMs: 5000 };
+    });
     const controller = new AbortController();
     const pending = collectReply(engine.handle(adapter.message('hi'), { signal: controller.signal }));
-    await sleep(20);
+    await asked;
     controller.abort();
     const reply = await pending;
     expect(reply.error).toMatchObject({ code: 'cancelled' });

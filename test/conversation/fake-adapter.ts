@@ -1,10 +1,7 @@
-import { pino } from 'pino';
 import { loadConfig, type Config, type Env } from '../../src/config/config.ts';
-import { collectReply, type CollectedReply } from '../../src/conversation/collect-reply.ts';
+import { collectReply, type CollectedReply } from '../helpers/collect-reply.ts';
 import type { ConversationEngine } from '../../src/conversation/engine.ts';
 import type { HandleOptions, IncomingMessage } from '../../src/conversation/types.ts';
-
-export const silentLogger = pino({ level: 'silent' });
 
 /** A validated config from test variables only (no .env file, no service unless given). */
 export function testConfig(env: Env = {}): Config {

@@ -1,26 +1,29 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { pino } from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Exchange } from '../../src/conversation/context-budget.ts';
 import { ConversationLocks } from '../../src/conversation/conversation-lock.ts';
 import { ConversationHistory } from '../../src/conversation/history.ts';
 import { MemoryStore } from '../../src/store/memory-store.ts';
+import { silentLogger } from '../helpers/logger.ts';
 
 const key = { platform: 'test', workspaceId: 'g', channelId: 'c', threadId: 't' };
 const exchange = (text: string, tokens: number): Exchange => ({ messages: [{ role: 'user', content: text }], tokens, at: 0 });
 const store = new MemoryStore();
-const locks = new ConversationLocks(store, pino({ level: 'silent' }));
-afterEach(() => store.keyv.clear());
+const locks = new ConversationLocks(store, silentLogger);
+afterEach(async () => {
+  vi.useRealTimers();
+  await store.keyv.clear();
+});
 
 describe('ConversationHistory', () => {
   it('forgets a conversation once its TTL passes without a new message', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
     const history = new ConversationHistory(store, { ttlMs: 80, budgetTokens: 1000, locks });
     await history.save(key, [exchange('hi', 5)]);
-    await sleep(50);
+    vi.advanceTimersByTime(50);
     await history.save(key, [...(await history.load(key)), exchange('again', 5)]);
-    await sleep(50);
+    vi.advanceTimersByTime(50);
     expect((await history.load(key)).map((e) => e.messages[0]!.content)).toEqual(['hi', 'again']);
-    await sleep(60);
+    vi.advanceTimersByTime(60);
     expect(await history.load(key)).toEqual([]);
   });
 

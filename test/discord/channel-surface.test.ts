@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChannelSurface } from '../../adapters/discord/channel-surface.ts';
 import { RateLimitBook } from '../../adapters/discord/rate-limit-book.ts';
 import { MessageFlag } from '../fakes/discord/index.ts';
-import { silentLogger, startHarness, type Harness } from './harness.ts';
+import { startHarness, type Harness } from './harness.ts';
+import { silentLogger } from '../helpers/logger.ts';
 
 describe('discord: a reply streamed into a channel, on the wire', () => {
   let h: Harness;

@@ -1,12 +1,10 @@
-import { pino } from 'pino';
 import { startDiscord, type DiscordBot } from '../../adapters/discord/index.ts';
 import type { DiscordHooks } from '../../adapters/discord/hooks.ts';
 import { loadConfig, type Config, type Env } from '../../src/config/config.ts';
 import { createCore, type Core } from '../../src/core.ts';
 import { startFakeDiscord, type FakeDiscord, type FakeDiscordOptions, type MessageRecord, type RestRequestRecord } from '../fakes/discord/index.ts';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../fakes/service/emulator.ts';
-
-export const silentLogger = pino({ level: 'silent' });
+import { silentLogger } from '../helpers/logger.ts';
 
 export interface HarnessOptions {
   /** Extra variables; a function may first set up the fake (ids for allow lists) before Herald connects. */

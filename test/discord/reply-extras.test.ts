@@ -4,7 +4,7 @@ import { DiscordSurface, type EditBody, type MessageBody } from '../../adapters/
 import { RateLimitBook } from '../../adapters/discord/rate-limit-book.ts';
 import { finishReply, postFile } from '../../adapters/discord/reply-extras.ts';
 import type { RenderedReply } from '../../src/streaming/render-reply.ts';
-import { silentLogger } from './harness.ts';
+import { silentLogger } from '../helpers/logger.ts';
 
 /** A surface that records what it would send to Discord. */
 class RecordingSurface extends DiscordSurface {

@@ -9,7 +9,8 @@ import { MemoryStore } from '../../src/store/memory-store.ts';
 import type { Store } from '../../src/store/store.ts';
 import { shardOf, startFakeDiscord, type FakeDiscord } from '../fakes/discord/index.ts';
 import { startEmulator, type Emulator } from '../fakes/service/emulator.ts';
-import { silentLogger, startHarness, type Harness } from './harness.ts';
+import { startHarness, type Harness } from './harness.ts';
+import { silentLogger } from '../helpers/logger.ts';
 import { reachable, redisUrl } from '../store/backends.ts';
 
 /** Two guilds, one on each of two shards, with a text channel each that alice writes in. */
@@ -180,7 +181,7 @@ const redisUp = await reachable(redisUrl);
 
 describe.each([
   { shared: 'one memory store', redis: false, skip: false },
-  { shared: `Redis at ${redisUrl}`, redis: true, skip: !redisUp },
+  { shared: redisUp ? `Redis at ${redisUrl}` : `Redis at ${redisUrl} (skipped: no redis-server there; set REDIS_URL)`, redis: true, skip: !redisUp },
 ])('discord: two Herald processes, SHARD_IDS=0 and SHARD_IDS=1, sharing $shared', ({ redis, skip }) => {
   let fake: FakeDiscord;
   let emu: Emulator;

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTyping } from '../../adapters/discord/typing.ts';
-import { silentLogger, startHarness, type Harness } from './harness.ts';
+import { startHarness, type Harness } from './harness.ts';
+import { silentLogger } from '../helpers/logger.ts';
 
 describe('discord: streamed replies', () => {
   let h: Harness;

@@ -29,6 +29,21 @@ async function start(options: { shuttingDown?: () => boolean; metricsToken?: str
   return { ops, health, metrics, logLines, base: `http://127.0.0.1:${port}` };
 }
 
+/** Counts requests reaching their handler: `all` resolves once `count` have. */
+function arrivals(count: number): { one(): void; all: Promise<void> } {
+  let seen = 0;
+  let done!: () => void;
+  const all = new Promise<void>((resolve) => {
+    done = resolve;
+  });
+  return {
+    one: () => {
+      if (++seen === count) done();
+    },
+    all,
+  };
+}
+
 describe('ops server', () => {
   it('serves liveness, readiness with every check, and 503 with the reason when a critical check fails', async () => {
     const { health, base } = await start();
@@ -198,16 +213,18 @@ describe('ops server', () => {
 
   it('lets a request in progress finish on close, and cuts one that outlasts the grace', async () => {
     const { ops, base } = await start();
+    const arrived = arrivals(2);
     ops.mount('/slow', (_req, res) => {
+      arrived.one();
       setTimeout(() => res.end('finished'), 100);
     });
-    ops.mount('/stuck', () => {});
+    ops.mount('/stuck', () => arrived.one());
     const slow = fetch(`${base}/slow`).then((r) => r.text());
     const stuck = fetch(`${base}/stuck`).then(
       () => 'answered',
       () => 'cut',
     );
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await arrived.all;
     const started = performance.now();
     await ops.close({ graceMs: 300 });
     const took = performance.now() - started;
@@ -220,12 +237,13 @@ describe('ops server', () => {
 
   it('cuts connections on close as soon as the given signal aborts', async () => {
     const { ops, base } = await start();
-    ops.mount('/stuck', () => {});
+    const arrived = arrivals(1);
+    ops.mount('/stuck', () => arrived.one());
     const stuck = fetch(`${base}/stuck`).then(
       () => 'answered',
       () => 'cut',
     );
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await arrived.all;
     const started = performance.now();
     await ops.close({ signal: AbortSignal.timeout(100) });
     expect(await stuck).toBe('cut');

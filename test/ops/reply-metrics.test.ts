@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.ts';
-import { collectReply } from '../../src/conversation/collect-reply.ts';
+import { collectReply } from '../helpers/collect-reply.ts';
 import { createCore, type Core } from '../../src/core.ts';
-import { createLogger } from '../../src/log/logger.ts';
+import { silentLogger } from '../helpers/logger.ts';
 import { createMetrics, type Metrics } from '../../src/ops/metrics.ts';
 import { startEmulator, type Emulator } from '../fakes/service/emulator.ts';
 
@@ -14,7 +14,7 @@ beforeAll(async () => {
   emu = await startEmulator();
   metrics = createMetrics({ defaultMetrics: false });
   const config = loadConfig({ API_BASE_URL: emu.url, API_KEY: emu.apiKey, STORE_URL: 'memory://', THINKING: 'off' }, { envFile: '/nonexistent' });
-  core = await createCore(config, createLogger({ level: 'silent', secrets: [] }), { metrics });
+  core = await createCore(config, silentLogger, { metrics });
 });
 afterAll(async () => {
   await core.close();

@@ -1,9 +1,7 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/log/logger.ts';
 import { ShutdownCoordinator, type ShutdownOptions } from '../../src/ops/shutdown.ts';
-
-const logger = createLogger({ level: 'silent', secrets: [] });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { silentLogger as logger } from '../helpers/logger.ts';
 
 function coordinator(options: Partial<ShutdownOptions> = {}) {
   return new ShutdownCoordinator({ logger, ...options });

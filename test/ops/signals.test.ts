@@ -7,6 +7,8 @@ const child = fileURLToPath(new URL('./fixtures/shutdown-child.ts', import.meta.
 interface Run {
   port: number;
   signal(name: NodeJS.Signals): number;
+  /** Resolves once the child has printed a line matching `line`. */
+  printed(line: RegExp): Promise<void>;
   exited: Promise<{ code: number | null; stdout: string; stderr: string; exitedAt: number }>;
 }
 
@@ -14,21 +16,34 @@ async function run(scenario: string, timeoutMs: number): Promise<Run> {
   const proc = spawn(process.execPath, [child, scenario, String(timeoutMs)], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
+  const onOutput = new Set<() => void>();
+  proc.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk;
+    for (const check of [...onOutput]) check();
+  });
   proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
   const exited = new Promise<{ code: number | null; stdout: string; stderr: string; exitedAt: number }>((resolve) =>
     proc.on('exit', (code) => resolve({ code, stdout, stderr, exitedAt: performance.now() })),
   );
-  const port = await new Promise<number>((resolve, reject) => {
-    proc.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk;
-      const match = /^port (\d+)$/m.exec(stdout);
-      if (match) resolve(Number(match[1]));
+  const printed = (line: RegExp) =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const check = () => {
+        const match = line.exec(stdout);
+        if (!match) return;
+        onOutput.delete(check);
+        resolve(match);
+      };
+      onOutput.add(check);
+      check();
+      void exited.then(() => reject(new Error(`child exited before printing ${line}:\n${stderr}`)));
     });
-    void exited.then(() => reject(new Error(`child exited early:\n${stderr}`)));
-  });
+  const port = Number((await printed(/^port (\d+)$/m))[1]);
   return {
     port,
     exited,
+    printed: async (line) => {
+      await printed(line);
+    },
     signal(name) {
       proc.kill(name);
       return performance.now();
@@ -56,7 +71,7 @@ describe.concurrent('installSignalHandlers', () => {
     const base = `http://127.0.0.1:${herald.port}`;
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
     herald.signal('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await herald.printed(/^event \d+ draining$/m);
     const ready = await fetch(`${base}/readyz`);
     expect(ready.status).toBe(503);
     expect(await ready.json()).toMatchObject({ reasons: ['shutting down'] });
@@ -88,7 +103,7 @@ describe.concurrent('installSignalHandlers', () => {
   it('exits at once with 128 + signal number on a second signal', async () => {
     const herald = await run('stuck', 10_000);
     herald.signal('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await herald.printed(/^event \d+ draining$/m);
     const secondAt = herald.signal('SIGINT');
     const { code, exitedAt, stderr } = await herald.exited;
     expect(code).toBe(130);

@@ -209,7 +209,7 @@ describe('answers that are not what was asked for', () => {
 
   it('explains a proxy page sent with status 200, streamed or not', async () => {
     const page = '<html><head><title>Captive portal</title></head><body>Log in first</body></html>';
-    const server = await localServer((req, res) => {
+    const server = await localServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(page);
     });
@@ -246,7 +246,7 @@ describe('stopping a stream', () => {
   it('closes the HTTP connection when the consumer leaves the loop early', async () => {
     let closedAt = 0;
     let finished = false;
-    const server = await localServer((req, res) => {
+    const server = await localServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       const timer = setInterval(() => res.write(sseChunk({ content: 'tick ' })), 10);
       res.on('close', () => {

@@ -27,7 +27,7 @@ function recordedChat(eol: string, options: { done?: boolean; finish?: boolean }
     JSON.stringify({ ...base, choices: [], usage }),
     ...(options.done === false ? [] : ['[DONE]']),
   ];
-  return `: keep-alive${eol}${eol}` + events.map((data, i) => `${i % 3 === 0 ? `: ping${eol}` : ''}data: ${data}${eol}${eol}`).join('');
+  return `: keep-alive${eol}${eol}${events.map((data, i) => `${i % 3 === 0 ? `: ping${eol}` : ''}data: ${data}${eol}${eol}`).join('')}`;
 }
 
 function parseChat(pieces: Uint8Array[]): ChatDelta[] {

@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { locateFfmpeg } from '../../src/media/audio/ffmpeg.ts';
-import { startFakeSlack, type FakeSlack } from '../fakes/slack/index.ts';
-import { startEmulator } from '../fakes/service/emulator.ts';
-import { startHerald, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
+import type { FakeSlack } from '../fakes/slack/index.ts';
+import { startHerald, startSlackWorld, stopSlackWorld, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
 
 const fixture = (path: string) => readFileSync(new URL(`../fixtures/${path}`, import.meta.url));
 const ffmpeg = locateFfmpeg(process.env.PATH ?? '');
@@ -14,16 +13,10 @@ describe('slash commands on Slack', () => {
   let herald: HeraldOnSlack;
 
   beforeEach(async () => {
-    fake = await startFakeSlack();
-    emu = await startEmulator();
-    herald = await startHerald(fake, emu, { mode: 'http' });
+    ({ fake, emu, herald } = await startSlackWorld());
   });
 
-  afterEach(async () => {
-    await herald.stop();
-    await fake.close();
-    await emu.close();
-  });
+  afterEach(() => stopSlackWorld({ fake, emu, herald }));
 
   const ephemeral = (n = 0) => fake.waitFor(() => fake.responseUrlPosts.filter((p) => p.body.response_type === 'ephemeral')[n]);
   const stopped = (channel = fake.channelId) => fake.botMessages(channel).filter((m) => m.stream?.state === 'stopped');

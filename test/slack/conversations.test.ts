@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeSlack, type FakeSlack } from '../fakes/slack/index.ts';
-import { startEmulator } from '../fakes/service/emulator.ts';
-import { startHerald, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
+import type { FakeSlack } from '../fakes/slack/index.ts';
+import { startSlackWorld, stopSlackWorld, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
 
 describe('Herald on Slack (HTTP mode): mentions, direct messages, threads', () => {
   let fake: FakeSlack;
@@ -9,16 +8,10 @@ describe('Herald on Slack (HTTP mode): mentions, direct messages, threads', () =
   let herald: HeraldOnSlack;
 
   beforeEach(async () => {
-    fake = await startFakeSlack();
-    emu = await startEmulator();
-    herald = await startHerald(fake, emu, { mode: 'http' });
+    ({ fake, emu, herald } = await startSlackWorld());
   });
 
-  afterEach(async () => {
-    await herald.stop();
-    await fake.close();
-    await emu.close();
-  });
+  afterEach(() => stopSlackWorld({ fake, emu, herald }));
 
   const botReplies = (channel = fake.channelId) => fake.botMessages(channel).filter((m) => m.fileIds.length === 0);
 
@@ -90,7 +83,7 @@ describe('Herald on Slack (HTTP mode): mentions, direct messages, threads', () =
   it("reads the thread's recent messages when the model asks for them", async () => {
     const root = fake.events.message({ text: 'Deploy is at 5pm', channel: fake.channelId });
     const bob = fake.addUser({ name: 'bob' });
-    fake.events.threadReply({ text: 'I will bring <@' + fake.userId + '> the logs', user: bob.id, channel: fake.channelId, thread_ts: String(root.ts) });
+    fake.events.threadReply({ text: `I will bring <@${fake.userId}> the logs`, user: bob.id, channel: fake.channelId, thread_ts: String(root.ts) });
     await fake.deliverEvent(fake.events.appMention({ text: 'what do the recent messages say?', thread_ts: String(root.ts) }));
     const reply = await fake.waitFor(() => botReplies().find((m) => m.stream?.state === 'stopped'));
     expect(reply.thread_ts).toBe(root.ts);

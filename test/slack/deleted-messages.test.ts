@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../fakes/service/state.ts';
-import { startEmulator } from '../fakes/service/emulator.ts';
-import { startFakeSlack, type ApiCall, type FakeSlack, type StoredMessage } from '../fakes/slack/index.ts';
-import { startHerald, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
+import type { ApiCall, FakeSlack, StoredMessage } from '../fakes/slack/index.ts';
+import { startSlackWorld, stopSlackWorld, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
 
 // `long 400` is about 700 tokens: at 41 tokens a second the service streams for about 17 seconds.
 const TOKENS_PER_SECOND = 41;
@@ -12,22 +11,14 @@ let emu: Emulator;
 let herald: HeraldOnSlack;
 
 beforeAll(async () => {
-  fake = await startFakeSlack();
-  emu = await startEmulator({ pace: { tokensPerSecond: TOKENS_PER_SECOND, ttsChunkIntervalMs: 0 } });
-  herald = await startHerald(fake, emu, { mode: 'http' });
+  ({ fake, emu, herald } = await startSlackWorld({ emulator: { pace: { tokensPerSecond: TOKENS_PER_SECOND, ttsChunkIntervalMs: 0 } } }));
 });
 
 beforeEach(() => {
   emu.pace.tokensPerSecond = TOKENS_PER_SECOND;
 });
 
-afterAll(async () => {
-  await herald.stop();
-  await fake.close();
-  await emu.close();
-});
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+afterAll(() => stopSlackWorld({ fake, emu, herald }));
 
 /** The service request of the latest answer, once its connection has closed. */
 async function serviceRequest(): Promise<RecordedRequest> {
@@ -35,10 +26,10 @@ async function serviceRequest(): Promise<RecordedRequest> {
   return fake.waitFor(() => request.closed && request, 30_000);
 }
 
-/** Writes to a message (chat.update, appendStream, stopStream) and new messages, from `at` on. */
-function writesSince(at: number): ApiCall[] {
+/** Writes to a message (chat.update, appendStream, stopStream) and new messages, after the first `count` Web API calls. */
+function writesAfter(count: number): ApiCall[] {
   const writes = new Set(['chat.postMessage', 'chat.update', 'chat.startStream', 'chat.appendStream', 'chat.stopStream']);
-  return fake.calls().filter((c) => writes.has(c.method) && c.at >= at);
+  return fake.calls().slice(count).filter((c) => writes.has(c.method));
 }
 
 /** Asks where Herald streams natively (a mention, answered in its thread) or posts and edits (a DM's timeline). */
@@ -51,6 +42,12 @@ async function ask(where: 'thread' | 'dm', text: string): Promise<{ channel: str
   const reply = await fake.waitFor(() => fake.botMessages(channel).find(mine), 10_000);
   expect(reply.stream !== undefined).toBe(where === 'thread');
   return { channel, question, reply };
+}
+
+/** Waits until Herald writes to its reply after posting it: the answer is under way, far from its end. */
+async function streaming(channel: string, reply: StoredMessage): Promise<void> {
+  const writes = new Set(['chat.update', 'chat.appendStream']);
+  await fake.waitFor(() => fake.calls().some((c) => writes.has(c.method) && c.args.channel === channel && c.args.ts === reply.ts), 10_000);
 }
 
 /** Removes a message as a person would; `tell` delivers the event Slack sends for it. */
@@ -68,16 +65,17 @@ describe.each([
     ['only the next write finds the message gone', false],
   ])('stops at once: the service request is cancelled, nothing more is written, no error (%s)', { timeout: 40_000 }, async (_how, tell) => {
     const { channel, reply } = await ask(where, 'long 400');
-    await sleep(1500);
-    const deletedAt = Date.now();
+    await streaming(channel, reply);
+    // The fake deletes the message before this call returns: every call after these found it gone.
+    const callsBefore = fake.calls().length;
     await deleteMessage(channel, reply.ts, tell);
 
     const service = await serviceRequest();
     expect(service.closed?.byClient).toBe(true);
     expect(service.streamed!.sent).toBeLessThan(service.streamed!.total / 2);
 
-    await sleep(1500);
-    const after = writesSince(deletedAt);
+    await herald.settled();
+    const after = writesAfter(callsBefore);
     // At most the one write that found the message gone; nothing posted instead, no error message.
     expect(after.length).toBeLessThanOrEqual(1);
     for (const call of after) {
@@ -103,7 +101,7 @@ it('a reply that went on into a second message stops when the first is deleted; 
   });
   const shown = left.text;
   expect(shown).not.toContain('⚠️');
-  await sleep(1000);
+  await herald.settled();
   expect(fake.thread(channel, question).filter((m) => m.user === fake.botUserId).map((m) => [m.ts, m.text])).toEqual([[second.ts, shown]]);
 });
 
@@ -113,7 +111,7 @@ describe.each([
 ] as const)('the question deleted while Herald answers it: %s', (_name, where) => {
   it('stops the answer and removes what Herald had posted of it', { timeout: 40_000 }, async () => {
     const { channel, question, reply } = await ask(where, 'long 400');
-    await sleep(1500);
+    await streaming(channel, reply);
     await deleteMessage(channel, question);
 
     const service = await serviceRequest();
@@ -123,7 +121,7 @@ describe.each([
     expect(fake.message(channel, reply.ts)).toBeUndefined();
     // A mention's thread went with the answer: its tombstone is gone too.
     expect(fake.message(channel, question)).toBeUndefined();
-    await sleep(1000);
+    await herald.settled();
     expect(fake.botMessages(channel).filter((m) => m.ts > question)).toEqual([]);
   });
 
@@ -135,9 +133,9 @@ describe.each([
       return now && (where === 'thread' ? now.stream?.state === 'stopped' : now.text.split(/\s+/).length >= 30) && now;
     });
     const shown = done.text;
-    await sleep(300);
+    await herald.settled();
     await deleteMessage(channel, question);
-    await sleep(1000);
+    await herald.settled();
     expect(fake.message(channel, reply.ts)?.text).toBe(shown);
     expect(fake.calls('chat.delete').filter((c) => c.args.ts === reply.ts)).toEqual([]);
   });

@@ -1,18 +1,10 @@
-import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RedisStore } from '../../src/store/redis-store.ts';
-import { startFakeSlack, type FakeSlack } from '../fakes/slack/index.ts';
-import { startEmulator } from '../fakes/service/emulator.ts';
-import { startHerald, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
+import type { FakeSlack } from '../fakes/slack/index.ts';
+import { startHerald, startSlackWorld, stopSlackWorld, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
 import { reachable, redisUrl } from '../store/backends.ts';
 
-
-
 const redisUp = await reachable(redisUrl);
-
-async function settle(ms = 400): Promise<void> {
-  await new Promise((r) => setTimeout(r, ms));
-}
 
 describe.each(['http', 'mounted'] as const)('Slack delivery over HTTP (%s)', (mode) => {
   let fake: FakeSlack;
@@ -20,16 +12,10 @@ describe.each(['http', 'mounted'] as const)('Slack delivery over HTTP (%s)', (mo
   let herald: HeraldOnSlack;
 
   beforeEach(async () => {
-    fake = await startFakeSlack();
-    emu = await startEmulator();
-    herald = await startHerald(fake, emu, { mode });
+    ({ fake, emu, herald } = await startSlackWorld({ mode }));
   });
 
-  afterEach(async () => {
-    await herald.stop();
-    await fake.close();
-    await emu.close();
-  });
+  afterEach(() => stopSlackWorld({ fake, emu, herald }));
 
   const answers = () => fake.botMessages().filter((m) => m.stream !== undefined || m.thread_ts !== undefined);
 
@@ -41,7 +27,7 @@ describe.each(['http', 'mounted'] as const)('Slack delivery over HTTP (%s)', (mo
     const secondRetry = await fake.redeliver(first, { retryNum: 2, retryReason: 'http_error' });
     expect([retry.status, secondRetry.status]).toEqual([200, 200]);
     await fake.waitFor(() => answers().find((m) => m.stream?.state === 'stopped'));
-    await settle();
+    await herald.settled();
     expect(answers()).toHaveLength(1);
     expect(emu.requests).toHaveLength(1);
   });
@@ -50,7 +36,7 @@ describe.each(['http', 'mounted'] as const)('Slack delivery over HTTP (%s)', (mo
     const first = await fake.deliverEvent(fake.events.appMention({ text: 'dup' }));
     await fake.deliverEvent(fake.events.appMention({ text: 'dup' }), { sameEventIdAs: first });
     await fake.waitFor(() => answers()[0]);
-    await settle();
+    await herald.settled();
     expect(answers()).toHaveLength(1);
   });
 
@@ -62,7 +48,7 @@ describe.each(['http', 'mounted'] as const)('Slack delivery over HTTP (%s)', (mo
     await fake.deliverEvent(other);
     await fake.deliverEvent(fake.events.messageOf(other));
     await fake.waitFor(() => answers().filter((m) => m.stream?.state === 'stopped').length >= 2 || undefined);
-    await settle();
+    await herald.settled();
     expect(answers().map((m) => m.thread_ts).sort()).toEqual([String(mention.ts), String(other.ts)].sort());
     expect(emu.requests).toHaveLength(2);
   });
@@ -80,7 +66,7 @@ describe.each(['http', 'mounted'] as const)('Slack delivery over HTTP (%s)', (mo
     const stale = await fake.deliverEvent(fake.events.appMention({ text: 'replayed' }), { stale: true });
     const forgedCommand = await fake.sendSlashCommand({ command: '/usage', forge: true });
     expect([forged.status, stale.status, forgedCommand.status]).toEqual([401, 401, 401]);
-    await settle(200);
+    await herald.settled();
     expect(fake.calls().filter((c) => c.method !== 'auth.test')).toEqual([]);
     expect(emu.requests).toHaveLength(0);
   });
@@ -91,21 +77,22 @@ describe.each(['http', 'mounted'] as const)('Slack delivery over HTTP (%s)', (mo
     expect(JSON.parse(delivery.responseBody)).toEqual({ challenge: delivery.payload.challenge });
   });
 
-  it.runIf(mode === 'mounted')('shares the port with /healthz', async () => {
-    const base = herald.eventsUrl!.replace('/slack/events', '');
-    expect((await fetch(`${base}/healthz`)).status).toBe(200);
-    expect((await fetch(`${base}/slack/nothing-here`)).status).toBe(404);
-  });
+  if (mode === 'mounted') {
+    it('shares the port with /healthz', async () => {
+      const base = herald.eventsUrl!.replace('/slack/events', '');
+      expect((await fetch(`${base}/healthz`)).status).toBe(200);
+      expect((await fetch(`${base}/slack/nothing-here`)).status).toBe(404);
+    });
+  }
 });
 
 describe('Slack delivery to two instances sharing Redis', () => {
   const title = 'answers an event once even when the retry reaches the other instance';
   it.skipIf(!redisUp)(redisUp ? `${title} (${redisUrl})` : `${title} — skipped: no redis-server at ${redisUrl} (set REDIS_URL)`, async () => {
-    const fake = await startFakeSlack();
-    const emu = await startEmulator();
     const storeA = await RedisStore.connect(redisUrl);
     const storeB = await RedisStore.connect(redisUrl);
-    const a = await startHerald(fake, emu, { mode: 'http', store: storeA, env: { STORE_URL: redisUrl } });
+    const world = await startSlackWorld({ store: storeA, env: { STORE_URL: redisUrl } });
+    const { fake, emu, herald: a } = world;
     const b = await startHerald(fake, emu, { mode: 'http', store: storeB, env: { STORE_URL: redisUrl }, keepRequestUrl: true });
     try {
       const first = await fake.deliverEvent(fake.events.appMention({ text: 'two instances' }));
@@ -114,19 +101,18 @@ describe('Slack delivery to two instances sharing Redis', () => {
       const duplicate = await fake.deliverEvent(fake.events.appMention({ text: 'two instances' }), { sameEventIdAs: first });
       expect([first.status, retry.status, duplicate.status]).toEqual([200, 200, 200]);
       await fake.waitFor(() => fake.botMessages().find((m) => m.stream?.state === 'stopped'));
-      await settle();
+      await a.settled();
+      await b.settled();
       expect(fake.botMessages()).toHaveLength(1);
       expect(emu.requests).toHaveLength(1);
       // A new event on the second instance is answered there.
       await fake.deliverEvent(fake.events.appMention({ text: 'second question' }));
       await fake.waitFor(() => fake.botMessages().filter((m) => m.stream?.state === 'stopped').length === 2);
     } finally {
-      await a.stop();
       await b.stop();
+      await stopSlackWorld(world);
       await storeA.close();
       await storeB.close();
-      await fake.close();
-      await emu.close();
     }
   });
 });

@@ -2,9 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { downloadSlackFile } from '../../adapters/slack/file-download.ts';
 import type { IncomingMessage } from '../../src/conversation/types.ts';
 import { startFakeSlack, type FakeSlack, type StoredMessage } from '../fakes/slack/index.ts';
-import { startEmulator } from '../fakes/service/emulator.ts';
 import { pdfFile } from '../fixtures/documents/pdf-file.ts';
-import { recordHanded, startHerald, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
+import { startSlackWorld, stopSlackWorld, recordHanded, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
 
 describe('documents shared with Herald on Slack', () => {
   let fake: FakeSlack;
@@ -14,17 +13,11 @@ describe('documents shared with Herald on Slack', () => {
   let handed: IncomingMessage[];
 
   beforeEach(async () => {
-    fake = await startFakeSlack();
-    emu = await startEmulator();
-    herald = await startHerald(fake, emu, { mode: 'http' });
+    ({ fake, emu, herald } = await startSlackWorld());
     handed = recordHanded(herald);
   });
 
-  afterEach(async () => {
-    await herald.stop();
-    await fake.close();
-    await emu.close();
-  });
+  afterEach(() => stopSlackWorld({ fake, emu, herald }));
 
   /** Every byte Herald sent the service, as text: no private Slack URL may be in it. */
   const sentToService = () => emu.requests.map((r) => JSON.stringify(r.body)).join('\n');

@@ -1,32 +1,23 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { ChatMessage } from '../../src/service/types.ts';
 import type { RecordedRequest } from '../fakes/service/state.ts';
-import { startEmulator } from '../fakes/service/emulator.ts';
 import { pdfFile } from '../fixtures/documents/pdf-file.ts';
-import { startFakeSlack, type FakeSlack, type StoredMessage } from '../fakes/slack/index.ts';
-import { startHerald, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
+import type { FakeSlack, StoredMessage } from '../fakes/slack/index.ts';
+import { startSlackWorld, stopSlackWorld, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
 
 let fake: FakeSlack;
 let emu: Emulator;
 let herald: HeraldOnSlack;
 
 beforeAll(async () => {
-  fake = await startFakeSlack();
-  emu = await startEmulator({ pace: { tokensPerSecond: 0, ttsChunkIntervalMs: 0 } });
-  herald = await startHerald(fake, emu, { mode: 'http' });
+  ({ fake, emu, herald } = await startSlackWorld({ emulator: { pace: { tokensPerSecond: 0, ttsChunkIntervalMs: 0 } } }));
 });
 
 beforeEach(() => {
   emu.pace.tokensPerSecond = 0;
 });
 
-afterAll(async () => {
-  await herald.stop();
-  await fake.close();
-  await emu.close();
-});
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+afterAll(() => stopSlackWorld({ fake, emu, herald }));
 
 function chatRequests(): RecordedRequest[] {
   return emu.requests.filter((r) => r.endpoint === 'chat');
@@ -120,7 +111,7 @@ it.each([
     const answers = answersTo(channel, question, where);
     return answers.length === 1 && answers[0]!.ts !== first.ts && answers[0]!.text.split(/\s+/).length === 5 && finished(answers[0]!) && answers;
   }, 10_000);
-  await sleep(500);
+  await herald.settled();
   expect(answersTo(channel, question, where)).toEqual([left]);
   expect(left!.text).not.toContain('⚠️');
   expect(fake.message(channel, first.ts)).toBeUndefined();
@@ -136,7 +127,7 @@ it('an edit of an older question, or one made more than 10 minutes after it, cha
 
   await fake.deliverEvent(fake.events.messageEdited({ channel, ts: older.question, text: 'first, edited' }));
   await fake.deliverEvent(fake.events.messageEdited({ channel, ts: newest.question, text: 'second, edited', at: Date.now() + 11 * 60_000 }));
-  await sleep(1000);
+  await herald.settled();
 
   expect(answersTo(channel, older.question, 'dm').map((m) => [m.ts, m.text])).toEqual(shown);
   expect(chatRequests()).toHaveLength(asked);
@@ -155,7 +146,7 @@ it('a link unfurled in the question, an edit that drops the mention, or an edit 
   await fake.deliverEvent(fake.events.linksUnfurled({ channel: linked.channel, ts: linked.question }));
   await fake.deliverEvent(fake.events.messageEdited({ channel: plain.channel, ts: plain.question, text: 'hello everyone' }));
   await fake.deliverEvent(fake.events.messageEdited({ channel: elsewhere, ts: String(unrelated.ts), text: 'just chatting, really' }));
-  await sleep(1000);
+  await herald.settled();
 
   expect(chatRequests()).toHaveLength(asked);
   expect(fake.calls('chat.delete')).toHaveLength(deletes);

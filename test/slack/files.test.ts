@@ -3,8 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { downloadSlackFile, mayCarryToken } from '../../adapters/slack/file-download.ts';
 import { locateFfmpeg } from '../../src/media/audio/ffmpeg.ts';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack/index.ts';
-import { startEmulator } from '../fakes/service/emulator.ts';
-import { startHerald, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
+import { startHerald, startSlackWorld, stopSlackWorld, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
 
 const fixture = (path: string) => readFileSync(new URL(`../fixtures/${path}`, import.meta.url));
 const ffmpeg = locateFfmpeg(process.env.PATH ?? '');
@@ -15,16 +14,10 @@ describe('files shared with Herald on Slack', () => {
   let herald: HeraldOnSlack;
 
   beforeEach(async () => {
-    fake = await startFakeSlack();
-    emu = await startEmulator();
-    herald = await startHerald(fake, emu, { mode: 'http' });
+    ({ fake, emu, herald } = await startSlackWorld());
   });
 
-  afterEach(async () => {
-    await herald.stop();
-    await fake.close();
-    await emu.close();
-  });
+  afterEach(() => stopSlackWorld({ fake, emu, herald }));
 
   /** Every byte Herald sent the service, as text: no private Slack URL may be in it. */
   const sentToService = () => emu.requests.map((r) => JSON.stringify(r.body)).join('\n');

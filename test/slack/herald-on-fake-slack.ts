@@ -2,7 +2,6 @@
  * Herald's real Slack adapter (Bolt inside) and real core against the fake Slack and the service emulator:
  * HTTP mode on Bolt's own port, HTTP mode mounted on the ops server, or Socket Mode.
  */
-import { pino } from 'pino';
 import { loadConfig, type Env } from '../../src/config/config.ts';
 import type { IncomingMessage } from '../../src/conversation/types.ts';
 import { createCore, type Core } from '../../src/core.ts';
@@ -12,12 +11,11 @@ import { createOpsServer, type OpsServer } from '../../src/ops/ops-server.ts';
 import type { Store } from '../../src/store/store.ts';
 import { startSlack, type RunningSlack, type SlackTuning } from '../../adapters/slack/start-slack.ts';
 import { FAST_RETRIES } from '../fakes/slack/bolt-harness.ts';
-import type { FakeSlack } from '../fakes/slack/index.ts';
-import { startEmulator } from '../fakes/service/emulator.ts';
+import { startFakeSlack, type FakeSlack, type FakeSlackOptions } from '../fakes/slack/index.ts';
+import { startEmulator, type EmulatorOptions } from '../fakes/service/emulator.ts';
+import { silentLogger as logger } from '../helpers/logger.ts';
 
 export type SlackMode = 'http' | 'mounted' | 'socket';
-
-export const logger = pino({ level: process.env.HERALD_TEST_LOG ?? 'silent' });
 
 export interface HeraldOnSlack {
   core: Core;
@@ -26,6 +24,8 @@ export interface HeraldOnSlack {
   ops?: OpsServer;
   /** Where Slack posts events in HTTP modes. */
   eventsUrl?: string;
+  /** Resolves once every reply and command Herald has started has finished, its last write to Slack included. */
+  settled(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -60,11 +60,23 @@ export async function startHerald(fake: FakeSlack, emu: Emulator, options: Start
   );
   const core = await createCore(config, logger, options.store ? { store: options.store } : {});
   const metrics = createMetrics({ defaultMetrics: false });
+  const working = new Set<Promise<unknown>>();
+  const track = <T>(work: Promise<T>): Promise<T> => {
+    working.add(work);
+    const forget = () => working.delete(work);
+    work.then(forget, forget);
+    return work;
+  };
   const ops = options.mode === 'mounted' ? createOpsServer({ health: new HealthRegistry(), metrics, logger }) : undefined;
   const slack = await startSlack({
     core,
     logger,
-    hooks: { metrics, ...(ops && { mount: (prefix, handler) => ops.mount(prefix, handler) }), ...(options.health && { health: options.health }) },
+    hooks: {
+      metrics,
+      shutdown: { track, deadlineSignal: new AbortController().signal },
+      ...(ops && { mount: (prefix, handler) => ops.mount(prefix, handler) }),
+      ...(options.health && { health: options.health }),
+    },
     tuning: { host: '127.0.0.1', clientPingTimeoutMs: 400, retryConfig: FAST_RETRIES, ...options.tuning },
   });
   let eventsUrl: string | undefined;
@@ -77,12 +89,42 @@ export async function startHerald(fake: FakeSlack, emu: Emulator, options: Start
     metrics,
     ...(ops && { ops }),
     ...(eventsUrl && { eventsUrl }),
+    settled: async () => {
+      while (working.size > 0) await Promise.allSettled([...working]);
+    },
     stop: async () => {
       await slack.stop();
       await ops?.close({ graceMs: 0 });
       await core.close();
     },
   };
+}
+
+export interface SlackWorldOptions extends Partial<StartOptions> {
+  slack?: FakeSlackOptions;
+  emulator?: EmulatorOptions;
+}
+
+/** A fake Slack, the service emulator and Herald between them (HTTP mode unless `mode` says otherwise). */
+export interface SlackWorld {
+  fake: FakeSlack;
+  emu: Emulator;
+  herald: HeraldOnSlack;
+}
+
+export async function startSlackWorld(options: SlackWorldOptions = {}): Promise<SlackWorld> {
+  const { slack, emulator, mode = 'http', ...start } = options;
+  const fake = await startFakeSlack(slack);
+  const emu = await startEmulator(emulator);
+  const herald = await startHerald(fake, emu, { mode, ...start });
+  return { fake, emu, herald };
+}
+
+/** Stops Herald first, so that nothing it still does meets a closed fake. */
+export async function stopSlackWorld({ fake, emu, herald }: SlackWorld): Promise<void> {
+  await herald.stop();
+  await fake.close();
+  await emu.close();
 }
 
 /** Every message the Slack adapter hands the core from now on, in order (the engine still answers each). */

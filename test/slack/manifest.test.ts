@@ -2,9 +2,8 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { slackCommands } from '../../adapters/slack/command-listeners.ts';
-import { startFakeSlack, type FakeSlack } from '../fakes/slack/index.ts';
-import { startEmulator } from '../fakes/service/emulator.ts';
-import { startHerald, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
+import type { FakeSlack } from '../fakes/slack/index.ts';
+import { startSlackWorld, stopSlackWorld, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
 
 interface Manifest {
   features: { slash_commands: Array<{ command: string; description: string }>; assistant_view?: unknown };
@@ -31,16 +30,10 @@ describe('the Slack app manifest', () => {
     let herald: HeraldOnSlack;
 
     beforeEach(async () => {
-      fake = await startFakeSlack({ scopes: manifest.oauth_config.scopes.bot });
-      emu = await startEmulator();
-      herald = await startHerald(fake, emu, { mode: 'http' });
+      ({ fake, emu, herald } = await startSlackWorld({ slack: { scopes: manifest.oauth_config.scopes.bot } }));
     });
 
-    afterEach(async () => {
-      await herald.stop();
-      await fake.close();
-      await emu.close();
-    });
+    afterEach(() => stopSlackWorld({ fake, emu, herald }));
 
     it('mentions with a file, DMs, the assistant panel and commands run without missing_scope', async () => {
       const image = fake.uploadUserFile({ name: 'marker.png', bytes: readFileSync(new URL('../fixtures/images/marker.png', import.meta.url)) });

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeSlack, type FakeSlack } from '../fakes/slack/index.ts';
-import { startEmulator } from '../fakes/service/emulator.ts';
+import type { FakeSlack } from '../fakes/slack/index.ts';
 import { textReply } from '../fakes/service/text-answer.ts';
-import { startHerald, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
+import { startSlackWorld, stopSlackWorld, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
 
 const CONVERSATIONS = 40;
 const PROMPT = 'long 80';
@@ -14,16 +13,10 @@ describe('many Slack conversations at once, under Slack’s real tiers', () => {
   let herald: HeraldOnSlack;
 
   beforeAll(async () => {
-    fake = await startFakeSlack();
-    emu = await startEmulator({ pace: { tokensPerSecond: 100, ttsChunkIntervalMs: 0 } });
-    herald = await startHerald(fake, emu, { mode: 'http' });
+    ({ fake, emu, herald } = await startSlackWorld({ emulator: { pace: { tokensPerSecond: 100, ttsChunkIntervalMs: 0 } } }));
   });
 
-  afterAll(async () => {
-    await herald.stop();
-    await fake.close();
-    await emu.close();
-  });
+  afterAll(() => stopSlackWorld({ fake, emu, herald }));
 
   it('answers 40 new users in DMs and channels each with one message holding exactly the whole answer, promptly and without a 429', async () => {
     const places = Array.from({ length: CONVERSATIONS }, (_, i) => {

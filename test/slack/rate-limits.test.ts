@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeSlack, type FakeSlack } from '../fakes/slack/index.ts';
-import { startEmulator } from '../fakes/service/emulator.ts';
-import { startHerald, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
+import type { FakeSlack } from '../fakes/slack/index.ts';
+import { startSlackWorld, stopSlackWorld, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
 
 describe("Slack's rate limits under load", () => {
   let fake: FakeSlack;
@@ -9,16 +8,10 @@ describe("Slack's rate limits under load", () => {
   let herald: HeraldOnSlack;
 
   beforeEach(async () => {
-    fake = await startFakeSlack();
-    emu = await startEmulator({ pace: { tokensPerSecond: 150, ttsChunkIntervalMs: 0 } });
-    herald = await startHerald(fake, emu, { mode: 'http' });
+    ({ fake, emu, herald } = await startSlackWorld({ emulator: { pace: { tokensPerSecond: 150, ttsChunkIntervalMs: 0 } } }));
   });
 
-  afterEach(async () => {
-    await herald.stop();
-    await fake.close();
-    await emu.close();
-  });
+  afterEach(() => stopSlackWorld({ fake, emu, herald }));
 
   it('answers a burst of mentions in one channel completely, streaming while the budget allows and posting after, with no 429', async () => {
     const people = Array.from({ length: 8 }, (_, i) => fake.addUser({ name: `person${i}` }));

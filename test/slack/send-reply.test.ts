@@ -1,4 +1,3 @@
-import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ReplyEvent, ReplyStream } from '../../src/conversation/types.ts';
 import { emptyUsage } from '../../src/conversation/usage-meter.ts';
@@ -7,8 +6,8 @@ import { sendReply } from '../../adapters/slack/send-reply.ts';
 import { StreamingSwitch } from '../../adapters/slack/stream-part.ts';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack/index.ts';
 import { FAST_RETRIES } from '../fakes/slack/bolt-harness.ts';
+import { silentLogger as logger } from '../helpers/logger.ts';
 
-const logger = pino({ level: 'silent' });
 
 /** A reply stream: text pieces (with pauses between them) and then `done`. */
 async function* replyOf(pieces: Array<string | ReplyEvent>, gapMs = 0): ReplyStream {

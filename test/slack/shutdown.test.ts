@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeSlack, type FakeSlack } from '../fakes/slack/index.ts';
-import { startEmulator } from '../fakes/service/emulator.ts';
-import { startHerald, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
+import type { FakeSlack } from '../fakes/slack/index.ts';
+import { startSlackWorld, stopSlackWorld, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
 
 describe('stopping Herald on Slack', () => {
   let fake: FakeSlack;
@@ -9,16 +8,10 @@ describe('stopping Herald on Slack', () => {
   let herald: HeraldOnSlack;
 
   beforeEach(async () => {
-    fake = await startFakeSlack();
-    emu = await startEmulator({ pace: { tokensPerSecond: 40, ttsChunkIntervalMs: 0 } });
-    herald = await startHerald(fake, emu, { mode: 'http' });
+    ({ fake, emu, herald } = await startSlackWorld({ emulator: { pace: { tokensPerSecond: 40, ttsChunkIntervalMs: 0 } } }));
   });
 
-  afterEach(async () => {
-    await herald.stop();
-    await fake.close();
-    await emu.close();
-  });
+  afterEach(() => stopSlackWorld({ fake, emu, herald }));
 
   it('ends a reply in progress with a note instead of leaving it half-written, and takes no new events', async () => {
     await fake.deliverEvent(fake.events.appMention({ text: 'long 400' }));

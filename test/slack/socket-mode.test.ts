@@ -1,8 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HealthRegistry } from '../../src/ops/health.ts';
-import { startFakeSlack, type FakeSlack } from '../fakes/slack/index.ts';
-import { startEmulator } from '../fakes/service/emulator.ts';
-import { startHerald, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
+import type { FakeSlack } from '../fakes/slack/index.ts';
+import { startSlackWorld, stopSlackWorld, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
 
 describe('Herald on Slack in Socket Mode', () => {
   let fake: FakeSlack;
@@ -11,18 +10,12 @@ describe('Herald on Slack in Socket Mode', () => {
   let health: HealthRegistry;
 
   beforeEach(async () => {
-    fake = await startFakeSlack({ socketPingIntervalMs: 200 });
-    emu = await startEmulator();
     health = new HealthRegistry();
-    herald = await startHerald(fake, emu, { mode: 'socket', health });
+    ({ fake, emu, herald } = await startSlackWorld({ slack: { socketPingIntervalMs: 200 }, mode: 'socket', health }));
     await fake.waitFor(() => fake.socket.openConnections().length === 1);
   });
 
-  afterEach(async () => {
-    await herald.stop();
-    await fake.close();
-    await emu.close();
-  });
+  afterEach(() => stopSlackWorld({ fake, emu, herald }));
 
   const answers = () => fake.botMessages().filter((m) => m.stream?.state === 'stopped');
 

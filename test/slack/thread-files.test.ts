@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { IncomingMessage } from '../../src/conversation/types.ts';
-import { startFakeSlack, type FakeSlack, type StoredMessage } from '../fakes/slack/index.ts';
-import { startEmulator } from '../fakes/service/emulator.ts';
+import type { FakeSlack, StoredMessage } from '../fakes/slack/index.ts';
 import { pdfFile } from '../fixtures/documents/pdf-file.ts';
 import { SLACK_METHOD_LIMITS } from '../../adapters/slack/rate-budget.ts';
-import { recordHanded, startHerald, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
+import { recordHanded, startSlackWorld, stopSlackWorld, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
 
 const fixture = (path: string) => readFileSync(new URL(`../fixtures/${path}`, import.meta.url));
 
@@ -17,17 +16,11 @@ describe('files shared earlier in a Slack thread', () => {
   let handed: IncomingMessage[];
 
   beforeEach(async () => {
-    fake = await startFakeSlack();
-    emu = await startEmulator({ transcribe: () => 'the meeting starts at nine' });
-    herald = await startHerald(fake, emu, { mode: 'http' });
+    ({ fake, emu, herald } = await startSlackWorld({ emulator: { transcribe: () => 'the meeting starts at nine' } }));
     handed = recordHanded(herald);
   });
 
-  afterEach(async () => {
-    await herald.stop();
-    await fake.close();
-    await emu.close();
-  });
+  afterEach(() => stopSlackWorld({ fake, emu, herald }));
 
   /** Every byte Herald sent the service, as text: no private Slack URL may be in it. */
   const sentToService = () => emu.requests.map((r) => JSON.stringify(r.body)).join('\n');
@@ -184,13 +177,11 @@ describe('files shared earlier in a Slack thread', () => {
 
 describe('a Slack thread lookup when the conversations.replies budget is spent', () => {
   it('answers at once without the thread files instead of waiting for the next call', async () => {
-    const fake = await startFakeSlack();
-    const emu = await startEmulator();
     // One lookup per ten minutes: the first thread question spends it.
-    const herald = await startHerald(fake, emu, {
-      mode: 'http',
+    const world = await startSlackWorld({
       tuning: { methodLimits: { ...SLACK_METHOD_LIMITS, 'conversations.replies': { burst: 1, perSecond: 1 / 600 } } },
     });
+    const { fake } = world;
     try {
       const answers = () => fake.botMessages().filter((m) => m.stream?.state === 'stopped');
       for (const name of ['first.txt', 'second.txt']) {
@@ -205,9 +196,7 @@ describe('a Slack thread lookup when the conversations.replies budget is spent',
       expect(second).toContain('what does second.txt say?');
       expect(second).not.toContain('The contents of second.txt.');
     } finally {
-      await herald.stop();
-      await fake.close();
-      await emu.close();
+      await stopSlackWorld(world);
     }
   });
 });

@@ -60,7 +60,7 @@ describe('StreamingReply', () => {
     }
     await reply.finish();
     expect(calls.length).toBeLessThan(20);
-    expect(messages.get('m1')).toBe(Array.from({ length: 200 }, (_, i) => `${i} `).join('').trimEnd() + ' ');
+    expect(messages.get('m1')).toBe(`${Array.from({ length: 200 }, (_, i) => `${i} `).join('').trimEnd()} `);
   });
 
   it('continues a long answer in further messages, each within the limit and markdown-safe', async () => {

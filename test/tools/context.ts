@@ -1,5 +1,5 @@
-import { pino } from 'pino';
 import type { ToolContext } from '../../src/tools/types.ts';
+import { silentLogger } from '../helpers/logger.ts';
 
 export function toolContext(overrides: Partial<ToolContext> = {}): ToolContext {
   return {
@@ -11,7 +11,7 @@ export function toolContext(overrides: Partial<ToolContext> = {}): ToolContext {
     channelId: 'channel-1',
     userId: 'user-1',
     userName: 'Alice',
-    logger: pino({ level: 'silent' }),
+    logger: silentLogger,
     ...overrides,
   };
 }

@@ -7,7 +7,7 @@ import { startFakeVoiceServer, type FakeVoiceServer } from '../fakes/discord-voi
 import { startFakeDiscord, type FakeDiscord } from '../fakes/discord/index.ts';
 import { startEmulator, type Emulator } from '../fakes/service/emulator.ts';
 import { synthesize as emulatorSpeech } from '../fakes/service/tts.ts';
-import { silentLogger } from './fakes.ts';
+import { silentLogger } from '../helpers/logger.ts';
 
 const VOICE_TOKEN = 'fake-voice-token';
 const CHUNK_INTERVAL_MS = 60;
@@ -96,7 +96,7 @@ describe('Discord voice end to end: fake Discord, fake voice server with DAVE, t
     fake.invokeCommand({ name: 'stop' });
     await waitForReply('⏹️ Stopped.');
     const atStop = voice.received.length;
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await fake.waitFor(() => voice.speaking.at(-1)?.speaking === 0, { description: 'the bot done speaking' });
     expect(voice.received.length - atStop).toBeLessThanOrEqual(2); // at most what was already in flight
   });
 

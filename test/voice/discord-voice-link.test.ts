@@ -1,4 +1,5 @@
-import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { entersState, VoiceConnectionStatus, type DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DiscordVoiceLink, type DiscordVoiceLinkOptions } from '../../adapters/discord/voice/discord-voice-link.ts';
 import { opusFrameStream } from '../../src/media/speech/opus-frame-stream.ts';
@@ -6,7 +7,8 @@ import { startLiveSpeech } from '../../src/voice/live-speech.ts';
 import { VoiceError } from '../../src/voice/voice-error.ts';
 import type { VoiceLoss } from '../../src/voice/voice-link.ts';
 import { snowflake, startFakeVoiceServer, type FakeVoiceServer } from '../fakes/discord-voice/index.ts';
-import { FakeSynth, silentLogger, tone } from './fakes.ts';
+import { FakeSynth, tone } from './fakes.ts';
+import { silentLogger } from '../helpers/logger.ts';
 
 let server: FakeVoiceServer | undefined;
 /** A second channel's voice server, for moves. */
@@ -69,8 +71,6 @@ async function encoded(pcm: Buffer): Promise<Buffer[]> {
   return packets;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 describe('DiscordVoiceLink against a fake Discord voice server', () => {
   it('speaks live into a DAVE end-to-end encrypted call: packets arrive while speech is still being synthesized', async () => {
     const listener = snowflake();
@@ -85,7 +85,7 @@ describe('DiscordVoiceLink against a fake Discord voice server', () => {
     const [first] = await server.waitForPackets(1, 2_000);
     expect(first!.e2ee).toBe(true);
     for (let at = 4800; at < speech.length; at += 4800) {
-      await sleep(60);
+      await sleep(60); // the service's pace: a little slower than real time
       synth.requests[0]!.push(speech.subarray(at, at + 4800));
     }
     const synthesisEnded = performance.now();
@@ -146,7 +146,7 @@ describe('DiscordVoiceLink against a fake Discord voice server', () => {
     const played = link.play(startLiveSpeech(async function* () { yield speech; }).packets);
     await server.waitForPackets(20, 3_000);
     server.dropConnection(4014);
-    await sleep(100);
+    await entersState(link.connection!, VoiceConnectionStatus.Disconnected, 2_000);
     gateway.moveTo(other);
     await played;
 

@@ -1,9 +1,6 @@
 import type { Readable } from 'node:stream';
-import pino from 'pino';
 import type { SpeechInput } from '../../src/capabilities/synthesize.ts';
 import type { VoiceLink, VoiceLoss } from '../../src/voice/voice-link.ts';
-
-export const silentLogger = pino({ level: 'silent' });
 
 /** A voice link that reads packets as fast as they come and records them; the test can cut or move it. */
 export class FakeLink implements VoiceLink {

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ServiceError } from '../../src/service/errors.ts';
 import { SpeechQueue, type SpeechQueueOptions } from '../../src/voice/speech-queue.ts';
 import { VoiceError } from '../../src/voice/voice-error.ts';
-import { FakeSynth, fakeJoiner, silentLogger, tone } from './fakes.ts';
+import { FakeSynth, fakeJoiner, tone } from './fakes.ts';
+import { silentLogger } from '../helpers/logger.ts';
 
 function setup(options: Partial<SpeechQueueOptions> = {}) {
   const synth = new FakeSynth();

@@ -9,7 +9,7 @@ import { MemoryStore } from '../../src/store/memory-store.ts';
 import type { SpeechOutcome, SpeechRequest, VoiceControl } from '../../src/voice/voice-control.ts';
 import { VoiceError } from '../../src/voice/voice-error.ts';
 import { testConfig } from '../conversation/fake-adapter.ts';
-import { silentLogger } from './fakes.ts';
+import { silentLogger } from '../helpers/logger.ts';
 
 class FakeVoice implements VoiceControl {
   said: SpeechRequest[] = [];

@@ -6,7 +6,8 @@ import { VoiceManager, type VoiceManagerOptions } from '../../src/voice/voice-ma
 import { UsageLedger } from '../../src/conversation/usage-ledger.ts';
 import { testConfig } from '../conversation/fake-adapter.ts';
 import type { ChannelRef, VoicePlatform } from '../../src/voice/voice-platform.ts';
-import { FakeLink, FakeSynth, silentLogger, tone } from './fakes.ts';
+import { FakeLink, FakeSynth, tone } from './fakes.ts';
+import { silentLogger } from '../helpers/logger.ts';
 
 const CHANNELS: Record<string, string> = { 'voice-1': 'Lounge', 'voice-2': 'Gaming', 'text-1': 'general', 'text-2': 'memes' };
 

@@ -191,7 +191,7 @@ export class DiscordVoiceLink implements VoiceLink {
   }
 
   #onConnectionState(connection: VoiceConnection, oldState: VoiceConnectionState, newState: VoiceConnectionState): void {
-    if (this.#closed || connection !== this.#connection || this.#recovery) return;
+    if (this.#closed || connection !== this.#connection || this.#recovery !== undefined) return;
     if (oldState.status !== VoiceConnectionStatus.Ready || newState.status === VoiceConnectionStatus.Ready) return;
     this.#options.logger.info({ guildId: this.#options.guildId, status: newState.status }, 'voice: connection dropped');
     this.#startRecovery(connection, newState);

@@ -34,7 +34,7 @@ export class DiscordVoicePlatform implements VoicePlatform {
   async textChannel(guildId: string, userId: string, reference: string | undefined, fallbackId: string): Promise<ChannelRef> {
     const guild = this.#guild(guildId);
     const channel = reference === undefined ? guild.channels.cache.get(fallbackId) : findChannel(guild, reference);
-    if (!channel || !channel.isTextBased()) {
+    if (!channel?.isTextBased()) {
       throw new VoiceError(`I can't find a text channel called ${reference ?? 'that'} here.`, { code: 'unknown_channel' });
     }
     const me = guild.members.me ?? (await guild.members.fetchMe());

@@ -3,7 +3,7 @@ import { MediaError } from '../../errors.ts';
 import { readWav, type PcmAudio } from '../wav.ts';
 import { createResampler } from './resample.ts';
 import { completeOggPages } from './ogg-pages.ts';
-import { demuxMatroskaAudio, type MatroskaTrack } from './matroska.ts';
+import { demuxMatroskaAudio } from './matroska.ts';
 import type { AudioFormat } from './sniff-audio.ts';
 import type { OpusBackend } from '../opus-backend.ts';
 import { demuxOgg } from './ogg-demux.ts';

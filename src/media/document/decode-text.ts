@@ -10,6 +10,7 @@ const UTF16_SNIFF_BYTES = 4096;
 
 // C0 and C1 control characters other than tab, line feed, vertical tab, form feed, carriage return and escape
 // (terminal colours in logs).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this pattern's job.
 const CONTROL = /[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f-\x9f]/g;
 
 type Encoding = 'utf-8' | 'utf-16le' | 'utf-16be';

@@ -49,7 +49,7 @@ function children(view: DataView, from: number, to: number): Box[] {
 function readFtypBrands(bytes: Uint8Array): string[] | undefined {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const ftyp = readBox(view, 0, bytes.byteLength);
-  if (!ftyp || ftyp.type !== 'ftyp' || ftyp.end - ftyp.body < 8) return undefined;
+  if (ftyp?.type !== 'ftyp' || ftyp.end - ftyp.body < 8) return undefined;
   const brands = [ascii.decode(bytes.subarray(ftyp.body, ftyp.body + 4))];
   for (let at = ftyp.body + 8; at + 4 <= ftyp.end; at += 4) {
     brands.push(ascii.decode(bytes.subarray(at, at + 4)));

@@ -95,7 +95,7 @@ export class Payloads {
   permissionsIn(guild: GuildRecord, userId: string, channel: ChannelRecord | null): bigint {
     const member = guild.members.get(userId);
     if (!member) return 0n;
-    const overwriteSource = channel && channel.thread && channel.parentId ? this.#store.channels.get(channel.parentId) ?? channel : channel;
+    const overwriteSource = channel?.thread && channel.parentId ? this.#store.channels.get(channel.parentId) ?? channel : channel;
     return computePermissions(
       {
         guildId: guild.id,

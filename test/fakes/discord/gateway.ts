@@ -345,7 +345,7 @@ export class Gateway implements Dispatcher {
   #voiceStateUpdate(session: GatewaySession, d: Json): void {
     const { store, bot } = this.#w;
     const guild = store.guilds.get(String(d.guild_id));
-    if (!guild || !guild.members.has(bot.id)) return;
+    if (!guild?.members.has(bot.id)) return;
     const channelId = d.channel_id === null || d.channel_id === undefined ? null : String(d.channel_id);
     const channel = channelId === null ? null : guildVoiceChannel(this.#w, guild, channelId);
     if (channel === undefined) return;

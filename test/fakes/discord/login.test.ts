@@ -28,7 +28,7 @@ describe('fake discord: login and gateway events with discord.js', () => {
     expect(guild?.members.me?.roles.cache.has(fake.roles.bot.id)).toBe(true);
     expect(guild?.roles.everyone.id).toBe(fake.guild.id);
     const identify = fake.gatewayReceived.find((p) => p.op === 2);
-    expect((identify?.d as { token: string }).token).toBe(fake.token);
+    expect((identify!.d as { token: string }).token).toBe(fake.token);
     expect(fake.requests.map((r) => `${r.method} ${r.route}`)).toContain('GET /gateway/bot');
   });
 

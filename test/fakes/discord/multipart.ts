@@ -44,7 +44,7 @@ async function parseMultipart(raw: Buffer, contentType: string): Promise<ParsedB
   }
   const files: UploadedFile[] = [];
   const fields: Record<string, unknown> = {};
-  let payload: unknown = undefined;
+  let payload: unknown;
   let order = 0;
   for (const [field, value] of form.entries()) {
     if (typeof value === 'string') {

@@ -126,7 +126,7 @@ export const coreRoutes: RouteDef[] = [
     const guild = botGuild(world, params.guild_id as string);
     const userId = params.user_id === '@me' ? world.bot.id : (params.user_id as string);
     const state = guild.voiceStates.get(userId);
-    if (!state || !state.channelId) throw DiscordErrors.unknownVoiceState();
+    if (!state?.channelId) throw DiscordErrors.unknownVoiceState();
     return { status: 200, body: world.payloads.voiceState(state, true) };
   }),
 ];

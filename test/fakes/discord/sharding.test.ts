@@ -58,7 +58,7 @@ describe('fake discord: sharding like Discord', () => {
     for (const shard of [0, 1]) {
       const [ready] = fake.dispatched('READY').filter((e) => e.shard[0] === shard);
       const expected = all.filter((g) => shardOf(g.id, 2) === shard).map((g) => g.id).sort();
-      expect((ready?.d.guilds as { id: string }[]).map((g) => g.id).sort()).toEqual(expected);
+      expect((ready!.d.guilds as { id: string }[]).map((g) => g.id).sort()).toEqual(expected);
       expect(ready?.d.shard).toEqual([shard, 2]);
       expect(fake.dispatched('GUILD_CREATE').filter((e) => e.shard[0] === shard).map((e) => e.d.id).sort()).toEqual(expected);
     }
@@ -100,6 +100,6 @@ describe('fake discord: sharding like Discord', () => {
     fake.addGuild({ name: 'the other shard', shard: [1 - shardOf(fake.guild.id, 2), 2] });
     expect((await identifyRaw(fake)).closeCode).toBe(4011);
     const ready = await Promise.all([identifyRaw(fake, [0, 2]), identifyRaw(fake, [1, 2])]);
-    expect(ready.map((r) => (r.ready?.guilds as unknown[]).length)).toEqual([1, 1]);
+    expect(ready.map((r) => (r.ready!.guilds as unknown[]).length)).toEqual([1, 1]);
   });
 });

@@ -10,10 +10,6 @@ export function snowflake(at: number = Date.now()): string {
   return ((timestamp << 22n) | (1n << 17n) | increment).toString();
 }
 
-export function snowflakeTime(id: string): number {
-  return Number((BigInt(id) >> 22n) + DISCORD_EPOCH);
-}
-
 /** Discord writes timestamps with microseconds and an explicit offset: 2024-05-01T10:00:00.123000+00:00. */
 export function discordTimestamp(at: number = Date.now()): string {
   return new Date(at).toISOString().replace('Z', '000+00:00');

@@ -231,7 +231,7 @@ function checkToolPairing(turns: Turn[]): void {
       let j = i - 1;
       while (j >= 0 && turns[j]!.role === 'tool') j -= 1;
       const owner = turns[j];
-      if (!owner || owner.role !== 'assistant' || !owner.toolCalls.some((c) => c.id === turn.toolCallId)) {
+      if (owner?.role !== 'assistant' || !owner.toolCalls.some((c) => c.id === turn.toolCallId)) {
         throw invalid('invalid_value', `messages[${i}] (role tool) must answer a tool_call_id of the preceding assistant message.`);
       }
     }

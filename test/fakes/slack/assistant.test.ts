@@ -64,7 +64,7 @@ describe("Bolt's Assistant against the fake", () => {
     await fake.deliverEvent(
       fake.events.assistantThreadContextChanged({ thread_ts: thread.thread_ts, context: { channel_id: other.id } }),
     );
-    await fake.waitFor(() => (greeting.metadata?.event_payload as { channel_id?: string }).channel_id === other.id);
+    await fake.waitFor(() => (greeting.metadata!.event_payload as { channel_id?: string }).channel_id === other.id);
     expect(fake.calls('chat.update')).toHaveLength(1);
   });
 });

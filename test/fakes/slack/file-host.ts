@@ -245,7 +245,7 @@ export class FileHost {
       res.end();
       return;
     }
-    if (!stored || !stored.uploaded) {
+    if (!stored?.uploaded) {
       record(404);
       sendText(res, 404, '<!DOCTYPE html><html><body>File not found</body></html>', 'text/html; charset=utf-8');
       return;

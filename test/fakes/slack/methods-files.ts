@@ -9,7 +9,7 @@ function filesInfo({ core, args }: MethodCall): Json {
   if (!id) return missingArgument('file');
   if (core.ws.deletedFileIds.has(id)) return fail('file_deleted');
   const stored = core.ws.files.get(id);
-  if (!stored || !stored.completed) return fail('file_not_found');
+  if (!stored?.completed) return fail('file_not_found');
   return { ok: true, file: stored.file, comments: [], response_metadata: { next_cursor: '' } };
 }
 
@@ -42,7 +42,7 @@ function completeUpload({ core, args }: MethodCall): Json {
   const stored: StoredFile[] = [];
   for (const entry of entries as Array<{ id: string; title?: unknown }>) {
     const file = core.ws.files.get(entry.id);
-    if (!file || !file.uploaded) return fail('file_not_found');
+    if (!file?.uploaded) return fail('file_not_found');
     stored.push(file);
   }
   const channelRef = stringArg(args, 'channel_id') ?? stringArg(args, 'channels')?.split(',')[0];

@@ -2,10 +2,11 @@ import { describe, expect, it, vi } from 'vitest';
 import { decodeAudio, type InProcessFormat } from '../../../src/media/audio/decode-audio.ts';
 import { demuxMatroskaAudio } from '../../../src/media/audio/matroska.ts';
 import { MediaError } from '../../../src/errors.ts';
-import { nativeOpus, type OpusBackend } from '../../../src/media/opus-backend.ts';
+import type { OpusBackend } from '../../../src/media/opus-backend.ts';
+import { hasNativeOpus, nativeOpusNote } from '../../helpers/native-opus.ts';
 import { FFMPEG, ffmpegDecode, fixture, fixturePath, NO_FFMPEG, rms } from './audio-fixtures.ts';
 
-const OPUS_BACKENDS: OpusBackend[] = nativeOpus() ? ['native', 'wasm'] : ['wasm'];
+const OPUS_BACKENDS: OpusBackend[] = hasNativeOpus ? ['native', 'wasm'] : ['wasm'];
 
 // Sample counts ffmpeg reports for the committed fixtures (libopus decoder for Opus, at 48 kHz).
 const OPUS_SAMPLES_48K = 341_384;
@@ -111,7 +112,7 @@ describe.each(OPUS_BACKENDS)('Opus decoding with %s libopus is sample-exact', (o
   });
 });
 
-describe.skipIf(!nativeOpus())('native libopus and the wasm fallback', () => {
+describe.skipIf(!hasNativeOpus)(`native libopus and the wasm fallback${nativeOpusNote}`, () => {
   it.each([
     ['voice-note.ogg', 'ogg-opus', 48000],
     ['voice-note.webm', 'webm-opus', 16000],

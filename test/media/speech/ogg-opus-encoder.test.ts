@@ -8,7 +8,7 @@ import { MediaError } from '../../../src/errors.ts';
 import { upsample2x } from '../../../src/media/speech/half-band-upsampler.ts';
 import { encodeVoiceMessage, type VoiceMessageAudio } from '../../../src/media/speech/ogg-opus-encoder.ts';
 import { oggCrc32 } from '../../../src/media/ogg-crc.ts';
-import { nativeOpus } from '../../../src/media/opus-backend.ts';
+import { hasNativeOpus, nativeOpusNote } from '../../helpers/native-opus.ts';
 import { ffmpegNote, hasFfmpeg } from './ffmpeg.ts';
 import { speechLike } from './signals.ts';
 
@@ -133,7 +133,7 @@ describe('encodeVoiceMessage', () => {
     expect(correlation(reference, shifted, 0, shifted.length)).toBeLessThan(0.9);
   });
 
-  it.skipIf(!nativeOpus())('writes the same bytes with native libopus as with the wasm fallback', async () => {
+  it.skipIf(!hasNativeOpus)(`writes the same bytes with native libopus as with the wasm fallback${nativeOpusNote}`, async () => {
     const audio = { sampleRate: 24000, channels: [SPEECH_24K] };
     const native = await encodeVoiceMessage(audio, { serial: 7, backend: 'native' });
     const wasm = await encodeVoiceMessage(audio, { serial: 7, backend: 'wasm' });

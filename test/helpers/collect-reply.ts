@@ -1,5 +1,5 @@
-import type { Citation } from '../service/types.ts';
-import type { ReplyEvent, ReplyStream, ReplyUsage } from './types.ts';
+import type { Citation } from '../../src/service/types.ts';
+import type { ReplyEvent, ReplyStream, ReplyUsage } from '../../src/conversation/types.ts';
 
 export interface CollectedReply {
   text: string;
@@ -14,7 +14,7 @@ export interface CollectedReply {
   events: ReplyEvent[];
 }
 
-/** Reads a whole reply stream into one object: for adapters that post once, the CLI, and tests. */
+/** Reads a whole reply stream into one object, for tests and benchmarks that check a reply as a whole. */
 export async function collectReply(stream: ReplyStream): Promise<CollectedReply> {
   const reply: Omit<CollectedReply, 'usage'> & { usage?: ReplyUsage } = {
     text: '',
