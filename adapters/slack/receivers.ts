@@ -7,9 +7,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, HTTPReceiverDeferredRequestError, SocketModeReceiver, webApi } from '@slack/bolt';
-import type { RouteHandler } from '../../src/ops/ops-server.ts';
-
-export type MountFunction = (pathPrefix: string, handler: RouteHandler) => void;
+import type { MountFunction } from '../../src/platform/platform-hooks.ts';
 
 export interface ReceiverOptions {
   botToken: string;

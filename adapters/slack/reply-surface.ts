@@ -32,6 +32,8 @@ export interface SlackSurfaceOptions {
   logger: Logger;
   /** The user pressed stop on a streamed answer: cancel the reply. */
   onStoppedByUser?: () => void;
+  /** The ts of each message of the reply, once Slack has it. */
+  onPosted?: (ts: string) => void;
   maxLength?: number;
 }
 
@@ -56,6 +58,8 @@ export class SlackReplySurface implements ReplySurface {
   #gone: MessageGoneError | undefined;
   /** Messages of the reply someone deleted. */
   readonly #deleted = new Set<string>();
+  /** Messages already reported to onPosted. */
+  readonly #reported = new Set<string>();
   #abandoned = false;
 
   constructor(options: SlackSurfaceOptions) {
@@ -156,6 +160,7 @@ export class SlackReplySurface implements ReplySurface {
         if (parts && last) await this.#settle(parts, await last.finish('', blocks), blocks);
       }
     } finally {
+      this.#reportPosted();
       this.#release();
     }
   }
@@ -178,16 +183,6 @@ export class SlackReplySurface implements ReplySurface {
     for (const part of [...this.#messages.values()].flat()) if (part instanceof MessagePart) part.release();
   }
 
-  /** Deletes the messages of the reply (its question was withdrawn); one already deleted is left at that. */
-  async remove(): Promise<void> {
-    const { api, target } = this.#options;
-    for (const ts of this.messageTs) {
-      await api.call('chat.delete', target.channel, (c) => c.chat.delete({ channel: target.channel, ts })).catch((error: unknown) => {
-        if (slackErrorCode(error) !== 'message_not_found') throw error;
-      });
-    }
-  }
-
   #throwIfGone(): void {
     if (this.#gone) throw this.#gone;
   }
@@ -200,8 +195,18 @@ export class SlackReplySurface implements ReplySurface {
         await step();
       } catch (error) {
         this.#failure = error;
+      } finally {
+        this.#reportPosted();
       }
     });
+  }
+
+  #reportPosted(): void {
+    for (const ts of this.messageTs) {
+      if (this.#reported.has(ts)) continue;
+      this.#reported.add(ts);
+      this.#options.onPosted?.(ts);
+    }
   }
 
   async #closeHeld(blocks: readonly ContextBlock[]): Promise<void> {

@@ -165,6 +165,19 @@ export class ConversationEngine {
     return channel;
   }
 
+  /**
+   * Forgets the exchange the platform message `messageId` started (its text, transcripts, document text and the
+   * answer), waiting for a reply in progress in the conversation to end first.
+   */
+  async forget(key: ConversationKey, messageId: string): Promise<boolean> {
+    const lease = await this.#locks.enqueue(conversationId(key)).take();
+    try {
+      return await this.#history.forget(key, messageId);
+    } finally {
+      await lease.release();
+    }
+  }
+
   /** Forgets a conversation's history. */
   reset(key: ConversationKey): Promise<boolean> {
     return this.#history.reset(key);

@@ -34,6 +34,15 @@ export class ConversationHistory {
     await this.#store.set(historyKey(key), value, this.#ttlMs);
   }
 
+  /** Drops the exchanges started by the platform message `messageId`; false when there were none. */
+  async forget(key: ConversationKey, messageId: string): Promise<boolean> {
+    const exchanges = await this.load(key);
+    const kept = exchanges.filter((exchange) => exchange.messageId !== messageId);
+    if (kept.length === exchanges.length) return false;
+    await this.save(key, kept);
+    return true;
+  }
+
   async reset(key: ConversationKey): Promise<boolean> {
     return this.#store.delete(historyKey(key));
   }
