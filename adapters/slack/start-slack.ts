@@ -122,17 +122,15 @@ export async function startSlack(options: StartSlackOptions): Promise<RunningSla
   }
   const port = await connection.start();
   logger.info({ mode: connection.mode, team: identity.teamId, bot: identity.botUserId, ...(port !== undefined && { port }) }, 'Slack connected');
-  let intakeStopped: Promise<void> | undefined;
-  const stopIntake = () => (intakeStopped ??= connection.stop());
   let stopping: Promise<void> | undefined;
   return {
     app,
     ...(port !== undefined && { port }),
     description: connection.mode === 'socket' ? 'Slack (Socket Mode)' : 'Slack (HTTP, /slack/events)',
-    stopIntake,
+    stopIntake: () => connection.stopIntake(),
     stop: () =>
       (stopping ??= (async () => {
-        await stopIntake();
+        await connection.stop();
         await work.stop();
       })()),
   };
