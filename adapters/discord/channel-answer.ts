@@ -4,8 +4,8 @@ import type { Logger } from '../../src/log/logger.ts';
 import type { AnswerEvents, AnswerWriter, WrittenAnswer } from '../../src/platform/platform.ts';
 import { renderReply } from '../../src/streaming/render-reply.ts';
 import { ChannelSurface } from './channel-surface.ts';
-import type { RateLimitBook } from './rate-limit-book.ts';
-import { finishReply, reportFailure } from './reply-extras.ts';
+import type { RouteRateLimits } from './route-rate-limits.ts';
+import { finishReply, reportFailure } from './finish-reply.ts';
 import type { ReplyChains } from './reply-chains.ts';
 import { startTyping } from './typing.ts';
 
@@ -18,7 +18,7 @@ export interface ChannelAnswerOptions {
   /** The reply chain the answer continues, when it is one (a guild channel's timeline). */
   chainRoot: Promise<string | undefined>;
   chains: ReplyChains;
-  book: RateLimitBook;
+  rateLimits: RouteRateLimits;
   logger: Logger;
   uploadLimitBytes: number;
   events: AnswerEvents;
@@ -44,7 +44,7 @@ export class ChannelAnswer implements AnswerWriter {
     this.#surface = new ChannelSurface({
       channel,
       replyTo: options.questionId,
-      book: options.book,
+      rateLimits: options.rateLimits,
       logger,
       uploadLimitBytes: options.uploadLimitBytes,
       onPosted: (id) => {

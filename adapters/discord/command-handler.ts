@@ -8,14 +8,14 @@ import { isAllowed } from './access-policy.ts';
 import { commandContext, memberRoleIds } from './command-context.ts';
 import { discordCommands } from './discord-commands.ts';
 import { NO_MENTIONS } from './mentions.ts';
-import type { RateLimitBook } from './rate-limit-book.ts';
+import type { RouteRateLimits } from './route-rate-limits.ts';
 import type { VoiceNotePolicy } from './voice-note-policy.ts';
 import type { DiscordVoice } from './voice/discord-voice.ts';
 
 export interface CommandHandlerDeps {
   core: Core;
   logger: Logger;
-  book: RateLimitBook;
+  rateLimits: RouteRateLimits;
   voiceNotes: VoiceNotePolicy;
   hooks: PlatformHooks;
   voice?: DiscordVoice;

@@ -8,18 +8,18 @@ import type { RecentMessage } from '../../src/tools/types.ts';
 import { isAllowed } from './access-policy.ts';
 import { collectMedia, MAX_DOWNLOAD_BYTES } from './attachments.ts';
 import { ChannelAnswer } from './channel-answer.ts';
-import { toIncomingMessage, type ConversationPlace } from './incoming-message.ts';
+import { toIncomingMessage, type ConversationLocation } from './incoming-message.ts';
 import { repliedMessageId, triggerOf, type Trigger } from './message-trigger.ts';
-import type { RateLimitBook } from './rate-limit-book.ts';
+import type { RouteRateLimits } from './route-rate-limits.ts';
 import type { ReplyChains } from './reply-chains.ts';
 import { filesToRead, repliedMessage } from './replied-message.ts';
-import { shownContent, type ShownContent } from './shown-content.ts';
+import { visibleContent, type VisibleContent } from './visible-content.ts';
 import type { VoiceNotePolicy } from './voice-note-policy.ts';
 
 export interface MessageHandlerDeps {
   core: Core;
   logger: Logger;
-  book: RateLimitBook;
+  rateLimits: RouteRateLimits;
   chains: ReplyChains;
   voiceNotes: VoiceNotePolicy;
   flow: QuestionFlow;
@@ -58,10 +58,10 @@ export class MessageHandler {
     const botId = message.client.user.id;
     const trigger = triggerOf(message, botId);
     if (!trigger || !this.#allowed(message)) return;
-    const shown = shownContent(message);
+    const content = visibleContent(message);
     if (trigger === 'voice-note' && (await this.#deps.voiceNotes.get(message.guildId!)) === 'off') return;
     if (!message.channel.isSendable()) return;
-    await this.#deps.flow.asked(this.#question(message, message.channel, shown, trigger, botId));
+    await this.#deps.flow.asked(this.#question(message, message.channel, content, trigger, botId));
   }
 
   /** An edit of a message still addressed to Herald; the core decides whether it replaces an answer. */
@@ -70,7 +70,7 @@ export class MessageHandler {
     const botId = message.client.user.id;
     const trigger = triggerOf(message, botId);
     if (!trigger || !this.#allowed(message) || !message.channel.isSendable()) return;
-    await this.#deps.flow.edited(this.#question(message, message.channel, shownContent(message), trigger, botId), message.editedTimestamp);
+    await this.#deps.flow.edited(this.#question(message, message.channel, visibleContent(message), trigger, botId), message.editedTimestamp);
   }
 
   #allowed(message: Message): boolean {
@@ -78,24 +78,24 @@ export class MessageHandler {
     return isAllowed(this.#deps.core.config.discord?.access, subject);
   }
 
-  #question(message: Message, channel: SendableChannels, shown: ShownContent, trigger: Trigger, botId: string): Question {
-    const { core, logger, book, chains } = this.#deps;
-    let place: Promise<ConversationPlace> | undefined;
-    const placeOf = () => (place ??= this.#place(message));
+  #question(message: Message, channel: SendableChannels, content: VisibleContent, trigger: Trigger, botId: string): Question {
+    const { core, logger, rateLimits, chains } = this.#deps;
+    let conversation: Promise<ConversationLocation> | undefined;
+    const conversationOf = () => (conversation ??= this.#locate(message));
     return {
       key: message.id,
-      text: shown.content,
+      text: content.content,
       sentAt: message.createdTimestamp,
-      read: async () => this.#incoming(message, shown, await placeOf(), trigger, botId),
+      read: async () => this.#incoming(message, content, await conversationOf(), trigger, botId),
       recentMessages: recentMessages(channel, message.id),
       openAnswer: (events) =>
         new ChannelAnswer({
           channel,
           questionId: message.id,
           // A guild channel's timeline is threaded by reply chains; their root is the conversation.
-          chainRoot: message.inGuild() && !channel.isThread() ? placeOf().then((p) => p.threadId) : Promise.resolve(undefined),
+          chainRoot: message.inGuild() && !channel.isThread() ? conversationOf().then((located) => located.threadId) : Promise.resolve(undefined),
           chains,
-          book,
+          rateLimits,
           logger,
           uploadLimitBytes: core.config.media.uploadLimitBytes,
           events,
@@ -103,17 +103,17 @@ export class MessageHandler {
     };
   }
 
-  async #incoming(message: Message, shown: ShownContent, place: ConversationPlace, trigger: Trigger, botId: string): Promise<IncomingMessage> {
+  async #incoming(message: Message, content: VisibleContent, conversation: ConversationLocation, trigger: Trigger, botId: string): Promise<IncomingMessage> {
     const { logger, voiceNotes } = this.#deps;
     const replied = await repliedMessage(message, logger);
-    const files = filesToRead(shown, replied, botId);
+    const files = filesToRead(content, replied, botId);
     const media = await collectMedia(files.attachments, { voiceMessage: files.voiceMessage, maxBytes: MAX_DOWNLOAD_BYTES });
     const transcriptOnly = trigger === 'voice-note' && (await voiceNotes.get(message.guildId!)) === 'when-asked';
-    return toIncomingMessage(message, { botId, place, shown, ...(replied && { replied }), media, transcriptOnly });
+    return toIncomingMessage(message, { botId, conversation, visible: content, ...(replied && { replied }), media, transcriptOnly });
   }
 
   /** Direct messages are one conversation per channel, threads one per thread, and elsewhere each reply chain one. */
-  async #place(message: Message): Promise<ConversationPlace> {
+  async #locate(message: Message): Promise<ConversationLocation> {
     const channel = message.channel;
     if (!message.inGuild()) return { channelId: channel.id };
     if (channel.isThread()) return { channelId: channel.parentId ?? channel.id, threadId: channel.id };

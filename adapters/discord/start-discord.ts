@@ -9,7 +9,7 @@ import { createDiscordClient } from './client.ts';
 import { CommandHandler } from './command-handler.ts';
 import { deletedMessageIds, type RawPacket } from './deleted-messages.ts';
 import { MessageHandler } from './message-handler.ts';
-import { RateLimitBook } from './rate-limit-book.ts';
+import { RouteRateLimits } from './route-rate-limits.ts';
 import { ReplyChains } from './reply-chains.ts';
 import { VoiceNotePolicy } from './voice-note-policy.ts';
 import { createDiscordVoice, type DiscordVoiceOptions } from './voice/discord-voice.ts';
@@ -32,9 +32,9 @@ export async function startDiscord({ core, logger, hooks = {}, voice: voiceOptio
   if (!discord) throw new ConfigError('DISCORD_TOKEN', 'required to connect to Discord');
   const log = logger.child({ platform: 'discord' });
   const client = createDiscordClient(discord);
-  const book = new RateLimitBook();
+  const rateLimits = new RouteRateLimits();
   client.rest.on(RESTEvents.Response, (request, response) => {
-    book.observe(request.method, request.path, response.headers);
+    rateLimits.observe(request.method, request.path, response.headers);
     if (response.status === 429) {
       hooks.metrics?.platformRateLimited.inc({ platform: 'discord', route: request.route });
       log.warn({ route: request.route, method: request.method }, 'Discord answered 429');
@@ -49,9 +49,9 @@ export async function startDiscord({ core, logger, hooks = {}, voice: voiceOptio
     if (deleted.length === 0) return;
     flow.deleted(deleted).catch((error: unknown) => log.error({ err: error }, 'handling a deletion failed'));
   });
-  const messages = new MessageHandler({ core, logger: log, book, chains, voiceNotes, flow });
+  const messages = new MessageHandler({ core, logger: log, rateLimits, chains, voiceNotes, flow });
   const voice = createDiscordVoice(client, { capabilities: core.capabilities, store: core.store, logger: log }, voiceOptions);
-  const commands = new CommandHandler({ core, logger: log, book, voiceNotes, hooks, voice });
+  const commands = new CommandHandler({ core, logger: log, rateLimits, voiceNotes, hooks, voice });
   client.on(Events.MessageCreate, (message) => {
     messages.handle(message).catch((error: unknown) => log.error({ err: error }, 'handling a message failed'));
   });

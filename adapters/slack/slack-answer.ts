@@ -12,7 +12,7 @@ import { sendReply } from './send-reply.ts';
 const GENERIC_FAILURE = 'Something went wrong while answering; please try again.';
 
 /** Where an answer goes and how the asker sees Herald working. */
-export interface AnswerPlace {
+export interface SlackAnswerOptions {
   target: ReplyTarget;
   /** The question's ts: the thread it answers in is remembered for follow-ups. */
   questionTs: string;
@@ -27,25 +27,25 @@ export interface AnswerPlace {
  */
 export class SlackAnswer implements AnswerWriter {
   readonly #rt: SlackRuntime;
-  readonly #place: AnswerPlace;
+  readonly #options: SlackAnswerOptions;
   readonly #events: AnswerEvents;
   /** Whether a message went into the thread (Slack then clears the status itself). */
   #replied = false;
 
-  constructor(rt: SlackRuntime, place: AnswerPlace, events: AnswerEvents) {
+  constructor(rt: SlackRuntime, options: SlackAnswerOptions, events: AnswerEvents) {
     this.#rt = rt;
-    this.#place = place;
+    this.#options = options;
     this.#events = events;
-    place.status?.('thinking…').catch((error: unknown) => rt.logger.debug({ err: error }, 'Slack status not shown'));
+    options.status?.('thinking…').catch((error: unknown) => rt.logger.debug({ err: error }, 'Slack status not shown'));
   }
 
   async write(stream: ReplyStream, signal: AbortSignal): Promise<WrittenAnswer> {
-    const { target, questionTs } = this.#place;
+    const { target, questionTs } = this.#options;
     const { channel } = target;
     const sent = await sendReply(this.#rt, stream, {
       target,
-      ...(this.#place.status && { status: this.#place.status }),
-      ...(this.#place.clearStatus && { clearStatus: this.#place.clearStatus }),
+      ...(this.#options.status && { status: this.#options.status }),
+      ...(this.#options.clearStatus && { clearStatus: this.#options.clearStatus }),
       onStoppedByUser: () => this.#events.stoppedByAsker(),
       onPosted: (ts) => {
         this.#replied = true;
@@ -58,12 +58,12 @@ export class SlackAnswer implements AnswerWriter {
   }
 
   remove(messageKeys: readonly string[]): Promise<void> {
-    return deleteMessages(this.#rt.api, this.#place.target.channel, messageKeys.map(tsOfKey));
+    return deleteMessages(this.#rt.api, this.#options.target.channel, messageKeys.map(tsOfKey));
   }
 
   async fail(error: unknown): Promise<void> {
     const { logger, api } = this.#rt;
-    const { channel, threadTs } = this.#place.target;
+    const { channel, threadTs } = this.#options.target;
     if (error instanceof MessageGoneError) {
       logger.info({ channel, message: error.handle }, 'reply deleted before it was finished; stopped answering');
       return;
@@ -77,7 +77,7 @@ export class SlackAnswer implements AnswerWriter {
   }
 
   async close(): Promise<void> {
-    if (!this.#replied) await this.#place.clearStatus?.().catch(() => {});
+    if (!this.#replied) await this.#options.clearStatus?.().catch(() => {});
   }
 }
 
