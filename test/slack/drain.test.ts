@@ -68,3 +68,30 @@ it.skipIf(!redisUp)(redisUp ? `${title} (${redisUrl})` : `${title} — skipped: 
   expect(fake.botMessages().filter((m) => m.thread_ts === late.ts)).toHaveLength(1);
   expect(emu.requests.filter((r) => JSON.stringify(r.body).includes('anyone there?'))).toEqual([]);
 });
+
+it('Socket Mode closes its socket as the drain begins, while the reply in progress goes on and closes with a note', { timeout: 30_000 }, async () => {
+  const coordinator = new ShutdownCoordinator({ logger, timeoutMs: 6000 });
+  let herald!: HeraldOnSlack;
+  await startPlatforms(
+    [
+      async (hooks) => {
+        herald = await startHerald(fake, emu, { mode: 'socket', ...(hooks.shutdown && { shutdown: hooks.shutdown }) });
+        return herald.slack;
+      },
+    ],
+    { shutdown: coordinator },
+    coordinator,
+  );
+  instances = [herald];
+  await fake.waitFor(() => fake.socket.openConnections().length === 1);
+  const long = fake.events.appMention({ text: 'long 400' });
+  await fake.socket.deliverEvent(long);
+  const inProgress = await fake.waitFor(() => fake.botMessages().find((m) => m.thread_ts === long.ts && m.stream?.state === 'streaming'));
+
+  const stopped = coordinator.shutdown('SIGTERM');
+  await fake.waitFor(() => fake.socket.openConnections().length === 0);
+  expect(inProgress.stream?.state).toBe('streaming');
+  await stopped;
+  expect(inProgress.stream?.state).toBe('stopped');
+  expect(inProgress.text).toMatch(/⚠️ The reply was cancelled\.$/);
+});
