@@ -15,14 +15,12 @@ const MAX_LOCAL_CLAIMS = 50_000;
 export class EventClaims {
   readonly #store: Store;
   readonly #logger: Logger;
-  readonly #ttlMs: number;
   /** Claimed here: key → when the claim lapses. Insertion order is age order. */
   readonly #local = new Map<string, number>();
 
-  constructor(store: Store, logger: Logger, options: { ttlMs?: number } = {}) {
+  constructor(store: Store, logger: Logger) {
     this.#store = store;
     this.#logger = logger;
-    this.#ttlMs = options.ttlMs ?? CLAIM_TTL_MS;
   }
 
   /** True for the first delivery of `key`; false for every later one. */
@@ -30,10 +28,10 @@ export class EventClaims {
     const now = Date.now();
     this.#expire(now);
     if ((this.#local.get(key) ?? 0) > now) return false;
-    this.#local.set(key, now + this.#ttlMs);
+    this.#local.set(key, now + CLAIM_TTL_MS);
     if (this.#local.size > MAX_LOCAL_CLAIMS) this.#local.delete(this.#local.keys().next().value!);
     try {
-      return await withDeadline(this.#store.setIfAbsent(`claim:${key}`, String(process.pid), this.#ttlMs), STORE_DEADLINE_MS);
+      return await withDeadline(this.#store.setIfAbsent(`claim:${key}`, String(process.pid), CLAIM_TTL_MS), STORE_DEADLINE_MS);
     } catch (error) {
       this.#logger.warn({ err: error, key }, 'event claim store unavailable; deciding in this process');
       return true;

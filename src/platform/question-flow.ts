@@ -2,6 +2,7 @@ import { conversationKeyOf } from '../conversation/conversation-key.ts';
 import { EDIT_WINDOW_MS, replacingReply } from '../conversation/replacement.ts';
 import type { HandleOptions, IncomingMessage, Replacement, ReplyStream } from '../conversation/types.ts';
 import type { Core } from '../core.ts';
+import { HeraldError } from '../errors.ts';
 import type { Logger } from '../log/logger.ts';
 import { MessageGoneError } from '../streaming/surface.ts';
 import { AnsweredQuestions } from './answered-questions.ts';
@@ -20,7 +21,7 @@ export interface QuestionFlowOptions {
 
 /** How one answer can be stopped besides the shutdown deadline. */
 interface AnswerStops {
-  /** The question deleted (reason QUESTION_DELETED) or superseded by an edit: the answer stops and goes. */
+  /** The question deleted or superseded by an edit: the answer stops and goes. */
   withdraw: AbortController;
   /** The asker pressed stop on the platform. */
   cancel: AbortController;
@@ -28,7 +29,6 @@ interface AnswerStops {
   signal: AbortSignal;
 }
 
-const QUESTION_DELETED = 'question deleted';
 
 /**
  * The core's side of every platform: answers each question once, answers an edited question again in place of its
@@ -187,7 +187,7 @@ export class QuestionFlow {
 
   /** Watches the question: deleting it while it is answered withdraws the answer. Returns the keys watched. */
   #watch(question: Question, stops: AnswerStops): string[] {
-    this.#deletions.watch(question.key, () => stops.withdraw.abort(QUESTION_DELETED));
+    this.#deletions.watch(question.key, () => stops.withdraw.abort(new HeraldError('The question was deleted.', { code: 'cancelled' })));
     return [question.key];
   }
 
