@@ -1,6 +1,6 @@
 import { conversationKeyOf } from '../conversation/conversation-key.ts';
 import { EDIT_WINDOW_MS, replacingReply } from '../conversation/replacement.ts';
-import type { HandleOptions, IncomingMessage, Replacement, ReplyStream } from '../conversation/types.ts';
+import type { ConversationKey, HandleOptions, IncomingMessage, Replacement, ReplyStream } from '../conversation/types.ts';
 import type { Core } from '../core.ts';
 import { HeraldError } from '../errors.ts';
 import type { Logger } from '../log/logger.ts';
@@ -28,7 +28,6 @@ interface AnswerStops {
   /** What the engine's request listens to. */
   signal: AbortSignal;
 }
-
 
 /**
  * The core's side of every platform: answers each question once, answers an edited question again in place of its
@@ -173,7 +172,6 @@ export class QuestionFlow {
       try {
         const old = await this.#answered.get(question.key);
         await writer.remove(old?.answerKeys ?? []);
-        await this.#answered.set(question.key, { text: question.text, answerKeys: [], ...where(incoming) });
         await this.#show(question, incoming, stream, writer, stops);
       } catch (error) {
         await this.#fail(question, writer, error, stops);
@@ -210,7 +208,7 @@ export class QuestionFlow {
   #handleOptions(question: Question, stops: AnswerStops): HandleOptions {
     return {
       signal: stops.signal,
-      ...(question.recentMessages && { recentMessages: (limit: number) => question.recentMessages!(limit) }),
+      ...(question.recentMessages && { recentMessages: question.recentMessages.bind(question) }),
       onSuperseded: () => stops.withdraw.abort(),
     };
   }
@@ -238,6 +236,7 @@ export class QuestionFlow {
   }
 }
 
-function where(incoming: IncomingMessage): { conversation: ReturnType<typeof conversationKeyOf>; messageId: string } {
+/** Where the exchange a question started is remembered, for a deletion of the question to forget it. */
+function where(incoming: IncomingMessage): { conversation: ConversationKey; messageId: string } {
   return { conversation: conversationKeyOf(incoming), messageId: incoming.messageId };
 }
