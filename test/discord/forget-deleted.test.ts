@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import type { ChatMessage } from '../../src/service/types.ts';
 import { startHarness, type Harness } from './harness.ts';
 
@@ -10,6 +10,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await h.close();
+});
+
+afterEach(() => {
+  vi.useRealTimers();
 });
 
 /** Asks in the DM and waits for the whole answer. */
@@ -49,3 +53,19 @@ it('a question deleted after its answer is forgotten: the next request in the co
   expect(sent).not.toContain('4711');
   expect(sent).toContain('the weather is fine today');
 });
+
+it('a question deleted long after its answer, past the edit window, is forgotten too', { timeout: 20_000 }, async () => {
+  const dm = h.fake.dmChannel.id;
+  const secret = await ask('my door code is 9182');
+  // Only the clock moves: twelve minutes pass between the answer and the deletion.
+  vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 12 * 60_000 });
+  const forgotten = nextForget();
+  h.fake.deleteUserMessage({ channelId: dm, messageId: secret });
+  await forgotten;
+  await ask('what did I tell you so far?');
+  const request = h.emu.requests.filter((r) => r.endpoint === 'chat').at(-1)!;
+  const sent = (request.body as { messages: ChatMessage[] }).messages.map((m) => JSON.stringify(m.content)).join('\n');
+  expect(sent).not.toContain('9182');
+  expect(sent).toContain('what did I tell you so far?');
+});
+

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import type { ChatMessage } from '../../src/service/types.ts';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack/index.ts';
 import { startEmulator } from '../fakes/service/emulator.ts';
@@ -15,6 +15,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
+  vi.useRealTimers();
   await herald.stop();
   await fake.close();
   await emu.close();
@@ -55,3 +56,22 @@ it('a question deleted after its answer is forgotten: the next request in the th
   const sent = (emu.requests.at(-1)!.body as { messages: ChatMessage[] }).messages.map((m) => JSON.stringify(m.content)).join('\n');
   expect(sent).not.toContain('4711');
 });
+
+it('a direct message deleted long after its answer, past the edit window, is forgotten too', { timeout: 20_000 }, async () => {
+  const dmAnswers = () => fake.botMessages(fake.dmChannelId);
+  const secret = fake.events.directMessage({ text: 'my door code is 9182' });
+  await fake.deliverEvent(secret);
+  await fake.waitFor(() => dmAnswers().find((m) => m.text === 'Echo: my door code is 9182'));
+  // Only the clock moves: twelve minutes pass between the answer and the deletion.
+  vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 12 * 60_000 });
+  const forgotten = nextForget();
+  await fake.deliverEvent(fake.events.messageDeleted({ channel: fake.dmChannelId, ts: String(secret.ts) }));
+  await forgotten;
+
+  await fake.deliverEvent(fake.events.directMessage({ text: 'recall' }));
+  const recall = await fake.waitFor(() => dmAnswers().find((m) => m.text.startsWith('You first said')));
+  expect(recall.text).toBe('You first said: recall');
+  const sent = (emu.requests.at(-1)!.body as { messages: ChatMessage[] }).messages.map((m) => JSON.stringify(m.content)).join('\n');
+  expect(sent).not.toContain('9182');
+});
+
