@@ -91,7 +91,6 @@ export async function run(): Promise<{ markdown: string }> {
           work.then(settle, settle);
           return work;
         },
-        register() {},
       },
     },
   });

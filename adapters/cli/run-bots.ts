@@ -4,41 +4,32 @@ import { loadPackage } from '../../src/load-package.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { opusBackend } from '../../src/media/opus-backend.ts';
 import { HealthRegistry } from '../../src/ops/health.ts';
-import { createMetrics, type Metrics } from '../../src/ops/metrics.ts';
-import { createOpsServer, type OpsServer } from '../../src/ops/ops-server.ts';
+import { createMetrics } from '../../src/ops/metrics.ts';
+import { createOpsServer } from '../../src/ops/ops-server.ts';
 import { serviceProbe } from '../../src/ops/service-probe.ts';
 import { ShutdownCoordinator } from '../../src/ops/shutdown.ts';
 import { installSignalHandlers } from '../../src/ops/signals.ts';
-
-interface Running {
-  core: Core;
-  ops: OpsServer;
-  metrics: Metrics;
-  health: HealthRegistry;
-  coordinator: ShutdownCoordinator;
-}
+import { startPlatforms, type PlatformStarter } from '../../src/platform/start-platforms.ts';
 
 /**
- * Connects every platform whose token is set; returns their names for the start-up line. A platform's adapter
- * (and its library, tens of MiB) is loaded only when that platform is configured.
+ * The starter of every platform whose token is set. A platform's adapter (and its library, tens of MiB) is loaded
+ * only when that platform is configured.
  */
-async function startPlatforms({ core, ops, metrics, health, coordinator }: Running, logger: Logger): Promise<string[]> {
-  const { config } = core;
-  const hooks = { metrics, health, shutdown: coordinator };
-  const platforms: string[] = [];
-  if (config.discord) {
-    const { startDiscord } = await loadPackage('discord.js', () => import('../discord/index.ts'));
-    const discord = await startDiscord({ core, logger, hooks });
-    coordinator.register('close-platforms', 'discord', () => discord.stop());
-    platforms.push('Discord');
+function configuredPlatforms(core: Core, logger: Logger): PlatformStarter[] {
+  const starters: PlatformStarter[] = [];
+  if (core.config.discord) {
+    starters.push(async (hooks) => {
+      const { startDiscord } = await loadPackage('discord.js', () => import('../discord/index.ts'));
+      return startDiscord({ core, logger, hooks });
+    });
   }
-  if (config.slack) {
-    const { startSlack } = await loadPackage('@slack/bolt', () => import('../slack/start-slack.ts'));
-    const slack = await startSlack({ core, logger, hooks: { ...hooks, mount: (prefix, handler) => ops.mount(prefix, handler) } });
-    coordinator.register('close-platforms', 'slack', () => slack.stop());
-    platforms.push(config.slack.appToken ? 'Slack (Socket Mode)' : 'Slack (HTTP, /slack/events)');
+  if (core.config.slack) {
+    starters.push(async (hooks) => {
+      const { startSlack } = await loadPackage('@slack/bolt', () => import('../slack/start-slack.ts'));
+      return startSlack({ core, logger, hooks });
+    });
   }
-  return platforms;
+  return starters;
 }
 
 /**
@@ -67,7 +58,9 @@ export async function runBots(config: Config, logger: Logger): Promise<void> {
 
   let platforms: string[];
   try {
-    platforms = await startPlatforms({ core, ops, metrics, health, coordinator }, logger);
+    const hooks = { metrics, health, shutdown: coordinator, mount: ops.mount.bind(ops) };
+    const started = await startPlatforms(configuredPlatforms(core, logger), hooks, coordinator);
+    platforms = started.map((platform) => platform.description);
   } catch (error) {
     await coordinator.shutdown('startup failed');
     throw error;

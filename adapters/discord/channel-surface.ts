@@ -2,13 +2,13 @@ import { Routes, type APIMessage, type RESTPostAPIChannelMessageJSONBody, type S
 import type { Logger } from '../../src/log/logger.ts';
 import { DiscordSurface, isUnknownMessage, type EditBody, type MessageBody } from './discord-surface.ts';
 import { NO_MENTIONS, NO_MENTIONS_BODY } from './mentions.ts';
-import { ANY_ID, routeKey, type RateLimitBook } from './rate-limit-book.ts';
+import { ANY_ID, routeKey, type RouteRateLimits } from './route-rate-limits.ts';
 
 export interface ChannelSurfaceOptions {
   channel: SendableChannels;
   /** The user's message; the reply's first message answers it as a Discord reply (without pinging). */
   replyTo?: string;
-  book: RateLimitBook;
+  rateLimits: RouteRateLimits;
   logger: Logger;
   uploadLimitBytes: number;
   /** Called with the id of every message the reply posts, as soon as it exists. */
@@ -29,10 +29,10 @@ export class ChannelSurface extends DiscordSurface {
   #replyTo: string | undefined;
 
   constructor(options: ChannelSurfaceOptions) {
-    const { channel, book } = options;
+    const { channel, rateLimits } = options;
     super(
       {
-        book,
+        rateLimits,
         createKey: routeKey('POST', `/channels/${channel.id}/messages`),
         editKey: routeKey('PATCH', `/channels/${channel.id}/messages/${ANY_ID}`),
       },

@@ -8,8 +8,8 @@ import { downloadAttachment } from './attachments.ts';
 import { MESSAGE_LIMIT } from './discord-surface.ts';
 import { InteractionReplies } from './interaction-replies.ts';
 import { InteractionSurface } from './interaction-surface.ts';
-import type { RateLimitBook } from './rate-limit-book.ts';
-import { finishReply, postFile, reportFailure } from './reply-extras.ts';
+import type { RouteRateLimits } from './route-rate-limits.ts';
+import { finishReply, postFile, reportFailure } from './finish-reply.ts';
 import type { DiscordVoice } from './voice/discord-voice.ts';
 
 const EMPTY_ANSWER = '_(The model returned an empty answer.)_';
@@ -17,7 +17,7 @@ const EMPTY_ANSWER = '_(The model returned an empty answer.)_';
 export interface CommandContextDeps {
   core: Core;
   logger: Logger;
-  book: RateLimitBook;
+  rateLimits: RouteRateLimits;
   voice?: DiscordVoice;
 }
 
@@ -60,12 +60,12 @@ export function memberRoleIds(interaction: ChatInputCommandInteraction): string[
  * interaction (deferral, response, followups; streamed answers edited through the interaction webhook).
  */
 export function commandContext(interaction: ChatInputCommandInteraction, deps: CommandContextDeps): CommandContext {
-  const { core, logger, book } = deps;
+  const { core, logger, rateLimits } = deps;
   const replies = new InteractionReplies(interaction);
   const channel = interaction.channel;
   const thread = channel?.isThread() ? channel : undefined;
   const uploadLimitBytes = interaction.attachmentSizeLimit || core.config.media.uploadLimitBytes;
-  const surface = () => new InteractionSurface({ replies, book, logger, uploadLimitBytes });
+  const surface = () => new InteractionSurface({ replies, rateLimits, logger, uploadLimitBytes });
   const isAdmin = !interaction.inGuild() ||
     (interaction.memberPermissions?.any([PermissionFlagsBits.ManageGuild, PermissionFlagsBits.Administrator]) ?? false);
   const options = optionValues(interaction);

@@ -3,21 +3,21 @@ import type { CommandDefinition } from '../../commands/command.ts';
 import { runCommand } from '../../commands/run-command.ts';
 import type { Core } from '../../src/core.ts';
 import type { Logger } from '../../src/log/logger.ts';
+import type { PlatformHooks } from '../../src/platform/platform-hooks.ts';
 import { directMessageAccess, isAllowed } from './access-policy.ts';
 import { commandContext, memberRoleIds } from './command-context.ts';
 import { discordCommands } from './discord-commands.ts';
-import type { DiscordHooks } from './hooks.ts';
 import { NO_MENTIONS } from './mentions.ts';
-import type { RateLimitBook } from './rate-limit-book.ts';
+import type { RouteRateLimits } from './route-rate-limits.ts';
 import type { VoiceNotePolicy } from './voice-note-policy.ts';
 import type { DiscordVoice } from './voice/discord-voice.ts';
 
 export interface CommandHandlerDeps {
   core: Core;
   logger: Logger;
-  book: RateLimitBook;
+  rateLimits: RouteRateLimits;
   voiceNotes: VoiceNotePolicy;
-  hooks: DiscordHooks;
+  hooks: PlatformHooks;
   voice?: DiscordVoice;
 }
 
@@ -72,11 +72,11 @@ export class CommandHandler {
     const work = runCommand(command, ctx, core).catch((error: unknown) =>
       logger.error({ err: error, command: command.name }, 'answering a command failed'),
     );
-    hooks.metrics?.inflightReplies.inc();
+    hooks.metrics?.inflightReplies?.inc();
     try {
       await (hooks.shutdown ? hooks.shutdown.track(work, `discord /${command.name}`) : work);
     } finally {
-      hooks.metrics?.inflightReplies.dec();
+      hooks.metrics?.inflightReplies?.dec();
     }
   }
 }

@@ -2,7 +2,7 @@ import { DiscordAPIError, MessageFlags, RESTJSONErrorCodes, type APIEmbed, type 
 import type { Logger } from '../../src/log/logger.ts';
 import { MessageGoneError, type ReplySurface } from '../../src/streaming/surface.ts';
 import { withoutLinkPreviews } from './link-previews.ts';
-import type { RateLimitBook } from './rate-limit-book.ts';
+import type { RouteRateLimits } from './route-rate-limits.ts';
 
 export interface MessageBody {
   content?: string;
@@ -19,7 +19,7 @@ export interface EditBody {
 }
 
 export interface SurfacePacing {
-  book: RateLimitBook;
+  rateLimits: RouteRateLimits;
   /** Bucket keys (routeKey) of creating and editing messages where this reply goes. */
   createKey: string;
   editKey: string;
@@ -52,7 +52,7 @@ export abstract class DiscordSurface implements ReplySurface {
   constructor(pacing: SurfacePacing, logger: Logger) {
     this.#pacing = pacing;
     this.logger = logger;
-    this.#release = pacing.book.share(pacing.editKey);
+    this.#release = pacing.rateLimits.share(pacing.editKey);
   }
 
   protected abstract send(body: MessageBody): Promise<string>;
@@ -88,8 +88,8 @@ export abstract class DiscordSurface implements ReplySurface {
   }
 
   delayMs(kind: 'open' | 'update'): number {
-    const { book, createKey, editKey } = this.#pacing;
-    return kind === 'open' ? book.delayMs(createKey, 0) : book.delayMs(editKey, UNKNOWN_EDIT_SPACING_MS);
+    const { rateLimits, createKey, editKey } = this.#pacing;
+    return kind === 'open' ? rateLimits.delayMs(createKey, 0) : rateLimits.delayMs(editKey, UNKNOWN_EDIT_SPACING_MS);
   }
 
   /** Posts a message after the streamed ones (files, notes, errors); returns its id. */

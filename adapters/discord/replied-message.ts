@@ -1,7 +1,7 @@
 import type { Message } from 'discord.js';
 import type { Logger } from '../../src/log/logger.ts';
 import { repliedMessageId } from './message-trigger.ts';
-import { shownContent, type ShownContent } from './shown-content.ts';
+import { visibleContent, type VisibleContent } from './visible-content.ts';
 
 /**
  * The message `message` replies to. Discord sends it along with the reply (referenced_message), which discord.js
@@ -25,7 +25,7 @@ export async function repliedMessage(message: Message, logger: Logger): Promise<
  * Whose files Herald reads: the message's own (a forward's included); without any, those of the message it
  * replies to ("@Herald what does this say?" under someone's screenshot), unless that is Herald's own message.
  */
-export function filesToRead(shown: ShownContent, replied: Message | undefined, botId: string): Pick<ShownContent, 'attachments' | 'voiceMessage'> {
-  if (shown.attachments.length > 0 || !replied || replied.author.id === botId) return shown;
-  return shownContent(replied);
+export function filesToRead(visible: VisibleContent, replied: Message | undefined, botId: string): Pick<VisibleContent, 'attachments' | 'voiceMessage'> {
+  if (visible.attachments.length > 0 || !replied || replied.author.id === botId) return visible;
+  return visibleContent(replied);
 }

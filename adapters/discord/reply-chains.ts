@@ -1,14 +1,14 @@
-import type { Store } from '../../src/store/store.ts';
+import type { PlatformState } from '../../src/platform/platform-state.ts';
 
 /**
  * Which reply chain a message belongs to: message id → the chain's root message id, kept as long as the
  * conversation history. A chain's root is its conversation key, so replying to any message of it continues it.
  */
 export class ReplyChains {
-  readonly #store: Store;
+  readonly #store: PlatformState;
   readonly #ttlMs: number;
 
-  constructor(store: Store, ttlMs: number) {
+  constructor(store: PlatformState, ttlMs: number) {
     this.#store = store;
     this.#ttlMs = ttlMs;
   }

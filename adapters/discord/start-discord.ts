@@ -2,13 +2,14 @@ import { Events, RESTEvents, Status, type Client } from 'discord.js';
 import { ConfigError } from '../../src/config/config-error.ts';
 import type { Core } from '../../src/core.ts';
 import type { Logger } from '../../src/log/logger.ts';
-import { AnsweredQuestions } from './answered-questions.ts';
+import type { Platform } from '../../src/platform/platform.ts';
+import type { PlatformHooks } from '../../src/platform/platform-hooks.ts';
+import { QuestionFlow } from '../../src/platform/question-flow.ts';
 import { createDiscordClient } from './client.ts';
 import { CommandHandler } from './command-handler.ts';
-import { DeletionWatch, type RawPacket } from './deletion-watch.ts';
-import type { DiscordHooks } from './hooks.ts';
+import { deletedMessageIds, type RawPacket } from './deleted-messages.ts';
 import { MessageHandler } from './message-handler.ts';
-import { RateLimitBook } from './rate-limit-book.ts';
+import { RouteRateLimits } from './route-rate-limits.ts';
 import { ReplyChains } from './reply-chains.ts';
 import { VoiceNotePolicy } from './voice-note-policy.ts';
 import { createDiscordVoice, type DiscordVoiceOptions } from './voice/discord-voice.ts';
@@ -16,15 +17,13 @@ import { createDiscordVoice, type DiscordVoiceOptions } from './voice/discord-vo
 export interface StartDiscordOptions {
   core: Core;
   logger: Logger;
-  hooks?: DiscordHooks;
+  hooks?: PlatformHooks;
   /** Voice channel timings and queue sizes (defaults suit production). */
   voice?: DiscordVoiceOptions;
 }
 
-export interface DiscordBot {
+export interface DiscordBot extends Platform {
   client: Client;
-  /** Disconnects from Discord; safe to call more than once. */
-  stop(): Promise<void>;
 }
 
 /** Connects Herald to Discord (config.discord) and answers messages and slash commands until stopped. */
@@ -33,9 +32,9 @@ export async function startDiscord({ core, logger, hooks = {}, voice: voiceOptio
   if (!discord) throw new ConfigError('DISCORD_TOKEN', 'required to connect to Discord');
   const log = logger.child({ platform: 'discord' });
   const client = createDiscordClient(discord);
-  const book = new RateLimitBook();
+  const rateLimits = new RouteRateLimits();
   client.rest.on(RESTEvents.Response, (request, response) => {
-    book.observe(request.method, request.path, response.headers);
+    rateLimits.observe(request.method, request.path, response.headers);
     if (response.status === 429) {
       hooks.metrics?.platformRateLimited.inc({ platform: 'discord', route: request.route });
       log.warn({ route: request.route, method: request.method }, 'Discord answered 429');
@@ -44,13 +43,15 @@ export async function startDiscord({ core, logger, hooks = {}, voice: voiceOptio
 
   const voiceNotes = new VoiceNotePolicy(core.store);
   const chains = new ReplyChains(core.store, core.config.conversation.historyTtlSeconds * 1000);
-  const deletions = new DeletionWatch();
-  client.on(Events.Raw, (packet: RawPacket) => deletions.observe(packet));
-  const answered = new AnsweredQuestions(core.store);
-  const messages = new MessageHandler({ core, logger: log, book, chains, voiceNotes, hooks, deletions, answered });
+  const flow = new QuestionFlow({ platform: 'discord', core, logger: log, hooks });
+  client.on(Events.Raw, (packet: RawPacket) => {
+    const deleted = deletedMessageIds(packet);
+    if (deleted.length === 0) return;
+    flow.deleted(deleted).catch((error: unknown) => log.error({ err: error }, 'handling a deletion failed'));
+  });
+  const messages = new MessageHandler({ core, logger: log, rateLimits, chains, voiceNotes, flow });
   const voice = createDiscordVoice(client, { capabilities: core.capabilities, store: core.store, logger: log }, voiceOptions);
-  hooks.shutdown?.drainingSignal.addEventListener('abort', () => voice.close(), { once: true });
-  const commands = new CommandHandler({ core, logger: log, book, voiceNotes, hooks, voice });
+  const commands = new CommandHandler({ core, logger: log, rateLimits, voiceNotes, hooks, voice });
   client.on(Events.MessageCreate, (message) => {
     messages.handle(message).catch((error: unknown) => log.error({ err: error }, 'handling a message failed'));
   });
@@ -88,6 +89,11 @@ export async function startDiscord({ core, logger, hooks = {}, voice: voiceOptio
     },
     { critical: true },
   );
-  hooks.shutdown?.register('close-platforms', 'discord', stop);
-  return { client, stop };
+  return {
+    client,
+    description: 'Discord',
+    // New messages are refused by the core's flow and commands by their handler once draining starts.
+    stopIntake: async () => voice.close(),
+    stop,
+  };
 }

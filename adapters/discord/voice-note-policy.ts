@@ -1,4 +1,4 @@
-import type { Store } from '../../src/store/store.ts';
+import type { PlatformState } from '../../src/platform/platform-state.ts';
 
 /**
  * What Herald does with a voice message in a server that is not addressed to it (replies to Herald, mentions and
@@ -17,9 +17,9 @@ export const VOICE_NOTE_CHOICES: readonly { name: string; value: VoiceNoteMode }
 const DEFAULT_MODE: VoiceNoteMode = 'off';
 
 export class VoiceNotePolicy {
-  readonly #store: Store;
+  readonly #store: PlatformState;
 
-  constructor(store: Store) {
+  constructor(store: PlatformState) {
     this.#store = store;
   }
 

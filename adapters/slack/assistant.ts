@@ -5,9 +5,9 @@
  * costs no Slack calls.
  */
 import { Assistant } from '@slack/bolt';
-import { answerMessage } from './answer-message.ts';
 import type { SlackRuntime } from './runtime.ts';
 import { isFromPerson, type SlackMessageEvent } from './slack-event.ts';
+import { slackQuestion } from './slack-question.ts';
 
 const GREETING = "Hi! I'm Herald. Ask me anything — I can search the web, describe images and transcribe voice clips.";
 const PROMPTS = [
@@ -87,7 +87,7 @@ export function createAssistant(rt: SlackRuntime): Assistant {
       const event = message as unknown as SlackMessageEvent;
       const threadTs = event.thread_ts;
       if (!threadTs || !isFromPerson(event, rt.identity.botUserId)) return;
-      rt.run('assistant message', async (signal) => {
+      rt.ask('assistant message', async (signal) => {
         if (await store.setIfAbsent(`slack:assistant-titled:${event.channel}:${threadTs}`, '1', CONTEXT_TTL_MS)) {
           const text = (event.text ?? '').replace(/\s+/g, ' ').trim();
           if (text !== '') {
@@ -98,7 +98,7 @@ export function createAssistant(rt: SlackRuntime): Assistant {
           }
         }
         const status = statusSetter(event.channel, threadTs);
-        await answerMessage(rt, event, { threadTs, status, clearStatus: () => status('') }, signal);
+        await rt.flow.asked(slackQuestion(rt, event, { threadTs, status, clearStatus: () => status('') }), signal);
       });
     },
   });

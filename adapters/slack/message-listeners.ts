@@ -1,14 +1,15 @@
 /**
  * What Herald answers outside the assistant container: a mention (in its thread), a direct message, and a
  * follow-up in a thread it has replied in. Bots and Herald's own messages are ignored. Deletions, wherever they
- * happen, go to the answers in progress; a person's edit of a question still addressed to Herald (the assistant's
+ * happen, go to the core (answers in progress stop, a deleted question is forgotten); a person's edit of a question still addressed to Herald (the assistant's
  * included) may replace its answer.
  */
 import type { App } from '@slack/bolt';
-import { answerEdit, answerMessage } from './answer-message.ts';
-import type { DeletionEvent } from './deletion-watch.ts';
+import { deletedTs, type DeletionEvent } from './deleted-message.ts';
+import { messageKey, tsMs } from './message-key.ts';
 import type { SlackRuntime } from './runtime.ts';
 import { editOf, isFromPerson, mentionsUser, type SlackEdit, type SlackMessageChangedEvent, type SlackMessageEvent } from './slack-event.ts';
+import { slackQuestion, type AnswerOptions } from './slack-question.ts';
 
 export function registerMessageListeners(app: App, rt: SlackRuntime): void {
   const { botUserId, teamId } = rt.identity;
@@ -16,11 +17,16 @@ export function registerMessageListeners(app: App, rt: SlackRuntime): void {
   app.event('app_mention', async ({ event }) => {
     const mention = event as unknown as SlackMessageEvent;
     if (!isFromPerson(mention, botUserId)) return;
-    rt.run('mention', (signal) => answerMessage(rt, mention, { threadTs: mention.thread_ts ?? mention.ts }, signal));
+    ask(rt, 'mention', mention, { threadTs: mention.thread_ts ?? mention.ts });
   });
 
   app.message(async ({ message }) => {
-    rt.deletions.observe(message as DeletionEvent);
+    const deleted = deletedTs(message as DeletionEvent);
+    if (deleted !== undefined) {
+      const { channel } = message as DeletionEvent;
+      if (channel !== undefined) rt.run('deletion', () => rt.flow.deleted([messageKey(channel, deleted)]));
+      return;
+    }
     const edit = editOf(message as SlackMessageChangedEvent, botUserId);
     if (edit) {
       answerEditIfAddressed(rt, edit);
@@ -30,22 +36,31 @@ export function registerMessageListeners(app: App, rt: SlackRuntime): void {
     if (!isFromPerson(event, botUserId)) return;
     // Replies in DM threads belong to the assistant container (Bolt's Assistant takes them before this).
     if (event.channel_type === 'im') {
-      rt.run('direct message', (signal) => answerMessage(rt, event, { threadTs: event.thread_ts }, signal));
+      ask(rt, 'direct message', event, { threadTs: event.thread_ts });
       return;
     }
     // Slack sends a mention both as app_mention and as this message, and now and then only as this message
     // (a file shared with a mention): whichever comes first is answered, the other finds the message claimed.
     if (mentionsUser(event.text, botUserId)) {
-      rt.run('mention', (signal) => answerMessage(rt, event, { threadTs: event.thread_ts ?? event.ts }, signal));
+      ask(rt, 'mention', event, { threadTs: event.thread_ts ?? event.ts });
       return;
     }
     // A thread follow-up only where Herald has replied.
     const threadTs = event.thread_ts;
     if (!threadTs) return;
-    rt.run('thread follow-up', async (signal) => {
-      if (await rt.threads.has(teamId, event.channel, threadTs)) await answerMessage(rt, event, { threadTs }, signal);
+    rt.ask('thread follow-up', async (signal) => {
+      if (await rt.threads.has(teamId, event.channel, threadTs)) await rt.flow.asked(slackQuestion(rt, event, { threadTs }), signal);
     });
   });
+}
+
+/** Hands a new question to the core once the event is acknowledged. */
+function ask(rt: SlackRuntime, label: string, event: SlackMessageEvent, options: AnswerOptions): void {
+  rt.ask(label, (signal) => rt.flow.asked(slackQuestion(rt, event, options), signal));
+}
+
+function askAgain(rt: SlackRuntime, edit: SlackEdit, options: AnswerOptions, signal: AbortSignal): Promise<void> {
+  return rt.flow.edited(slackQuestion(rt, edit.message, options), tsMs(edit.editedTs), signal);
 }
 
 /**
@@ -57,16 +72,16 @@ function answerEditIfAddressed(rt: SlackRuntime, edit: SlackEdit): void {
   const { botUserId, teamId } = rt.identity;
   const event = edit.message;
   if (event.channel_type === 'im') {
-    rt.run('edited direct message', (signal) => answerEdit(rt, edit, { threadTs: event.thread_ts }, signal));
+    rt.ask('edited direct message', (signal) => askAgain(rt, edit, { threadTs: event.thread_ts }, signal));
     return;
   }
   if (mentionsUser(event.text, botUserId)) {
-    rt.run('edited mention', (signal) => answerEdit(rt, edit, { threadTs: event.thread_ts ?? event.ts }, signal));
+    rt.ask('edited mention', (signal) => askAgain(rt, edit, { threadTs: event.thread_ts ?? event.ts }, signal));
     return;
   }
   const threadTs = event.thread_ts;
   if (!threadTs || threadTs === event.ts) return;
-  rt.run('edited thread follow-up', async (signal) => {
-    if (await rt.threads.has(teamId, event.channel, threadTs)) await answerEdit(rt, edit, { threadTs }, signal);
+  rt.ask('edited thread follow-up', async (signal) => {
+    if (await rt.threads.has(teamId, event.channel, threadTs)) await askAgain(rt, edit, { threadTs }, signal);
   });
 }

@@ -4,12 +4,11 @@
  * offers `mount` (one PORT for Slack, /healthz, /readyz and /metrics), else on a port of Bolt's own.
  * Bolt checks every HTTP request's signature and age and answers a forged or stale one with 401.
  */
-import type { Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, HTTPReceiverDeferredRequestError, SocketModeReceiver, type webApi } from '@slack/bolt';
 import type { RouteHandler } from '../../src/ops/ops-server.ts';
-
-export type MountFunction = (pathPrefix: string, handler: RouteHandler) => void;
+import type { MountFunction } from '../../src/platform/platform-hooks.ts';
 
 export interface ReceiverOptions {
   botToken: string;
@@ -31,11 +30,44 @@ export interface ReceiverOptions {
 export interface SlackConnection {
   app: App;
   mode: 'socket' | 'http-mounted' | 'http';
-  /** Starts receiving; resolves with the port Bolt listens on in plain HTTP mode. */
+  /** Starts receiving; resolves with the port of Herald's own Slack HTTP server in plain HTTP mode. */
   start(): Promise<number | undefined>;
+  /**
+   * Takes nothing new, before replies in progress are drained. Socket Mode closes its socket (Slack then delivers to
+   * another connection). Over HTTP, an Events API delivery gets a 503, which Slack retries (on another instance
+   * behind the same URL); a slash command or an interaction, which Slack never retries, is answered that Herald is
+   * restarting.
+   */
+  stopIntake(): Promise<void>;
+  /** Closes the connection. */
   stop(): Promise<void>;
   /** Socket Mode: whether the WebSocket is up (for readiness). */
   connected(): boolean;
+}
+
+const RESTARTING = JSON.stringify({ response_type: 'ephemeral', text: 'Herald is restarting; please ask again in a moment.' });
+
+type Intake = 'open' | 'draining' | 'closed';
+
+/** Slack's HTTP requests to Bolt's receiver while intake is open; per payload type while draining. */
+function gate(receiver: HTTPReceiver, intake: () => Intake): RouteHandler {
+  return (req, res) => {
+    const state = intake();
+    if (state !== 'open') {
+      req.resume();
+      // Commands and interactions come form-encoded; Events API deliveries as JSON.
+      const form = (req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
+      if (state === 'draining' && form) res.writeHead(200, { 'content-type': 'application/json' }).end(RESTARTING);
+      else res.writeHead(503, { 'retry-after': '1' }).end();
+      return;
+    }
+    try {
+      receiver.requestListener(req, res);
+    } catch (error) {
+      if (!(error instanceof HTTPReceiverDeferredRequestError)) throw error;
+      res.writeHead(404).end();
+    }
+  };
 }
 
 export function connectSlack(options: ReceiverOptions): SlackConnection {
@@ -53,6 +85,12 @@ export function connectSlack(options: ReceiverOptions): SlackConnection {
     receiver.client.on('disconnected', () => (up = false));
     receiver.client.on('reconnecting', () => (up = false));
     const app = new App({ ...identity, receiver, logger: options.logger, clientOptions });
+    let closing: Promise<void> | undefined;
+    const close = () =>
+      (closing ??= (async () => {
+        up = false;
+        await app.stop();
+      })());
     return {
       app,
       mode: 'socket',
@@ -60,50 +98,56 @@ export function connectSlack(options: ReceiverOptions): SlackConnection {
         await app.start();
         return undefined;
       },
-      stop: async () => {
-        up = false;
-        await app.stop();
-      },
+      stopIntake: close,
+      stop: close,
       connected: () => up,
     };
   }
   if (!options.signingSecret) throw new Error('Slack HTTP mode needs SLACK_SIGNING_SECRET (or set SLACK_APP_TOKEN for Socket Mode)');
   const receiver = new HTTPReceiver({ signingSecret: options.signingSecret, logger: options.logger });
   const app = new App({ ...identity, receiver, logger: options.logger, clientOptions });
+  let intake: Intake = 'closed';
+  const handler = gate(receiver, () => intake);
+  const stopIntake = async () => {
+    if (intake === 'open') intake = 'draining';
+  };
   const mount = options.mount;
   if (mount) {
-    let open = false;
     return {
       app,
       mode: 'http-mounted',
       start: async () => {
-        open = true;
-        mount('/slack', (req, res) => {
-          if (!open) return void res.writeHead(503, { 'retry-after': '1' }).end();
-          try {
-            receiver.requestListener(req, res);
-          } catch (error) {
-            if (!(error instanceof HTTPReceiverDeferredRequestError)) throw error;
-            res.writeHead(404).end();
-          }
-        });
+        intake = 'open';
+        mount('/slack', handler);
         return undefined;
       },
+      stopIntake,
       stop: async () => {
-        open = false;
+        intake = 'closed';
       },
       connected: () => true,
     };
   }
+  const server = createServer(handler);
   return {
     app,
     mode: 'http',
     start: async () => {
-      const server = (await app.start({ port: options.port, ...(options.host && { host: options.host }) })) as Server;
+      intake = 'open';
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(options.port, options.host, () => resolve());
+      });
       return (server.address() as AddressInfo).port;
     },
+    stopIntake,
     stop: async () => {
-      await app.stop();
+      intake = 'closed';
+      if (!server.listening) return;
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
     },
     connected: () => true,
   };

@@ -1,16 +1,17 @@
 /**
  * The core's ReplySurface over Slack, in append mode: each message of a reply is streamed natively where Slack
- * allows it and otherwise posted and edited (MessagePart). Whatever a message cannot take — Slack says it is too
- * long, or the stream has aged out — continues in a new message in the same place, so no text is lost.
+ * allows it and otherwise posted and edited (MessagePart). The core's StreamingReply makes one call at a time,
+ * merges text that arrives meanwhile and splits at SLACK_MAX_LENGTH; Slack's real limit depends on the blocks too, so
+ * what a message does not take — Slack says it is too long, or the stream has aged out — is handed back as an
+ * Overflow for the core to continue in a new message (posted, not streamed).
  *
- * Calls to Slack run one after another on a queue of their own and the surface's methods return at once, so the
- * renderer never waits on the network while text keeps arriving; appends that pile up behind a slow call go out
- * as one. The last close of a reply is held until `finish(blocks)`, so the sources go into that final call.
- * Once Slack says a message of the reply was deleted, nothing more is sent and the next call throws MessageGoneError.
+ * The reply's last close is held until `finish(blocks)`, so the sources go into that final call; only there does the
+ * surface continue a message itself, to place the sources. Once Slack says a message of the reply was deleted,
+ * nothing more is sent and the next call throws MessageGoneError.
  */
 import type { Logger } from '../../src/log/logger.ts';
 import { splitHead } from '../../src/streaming/markdown-split.ts';
-import { MessageGoneError, type ReplySurface } from '../../src/streaming/surface.ts';
+import { MessageGoneError, type Overflow, type ReplySurface } from '../../src/streaming/surface.ts';
 import type { ContextBlock } from './citation-blocks.ts';
 import { MessagePart, PROGRESS_EDIT_KEEP } from './message-part.ts';
 import type { PartOutcome, ReplyPart, ReplyTarget } from './reply-part.ts';
@@ -32,31 +33,33 @@ export interface SlackSurfaceOptions {
   logger: Logger;
   /** The user pressed stop on a streamed answer: cancel the reply. */
   onStoppedByUser?: () => void;
+  /** The ts of each message of the reply, once Slack has it. */
+  onPosted?: (ts: string) => void;
   maxLength?: number;
 }
 
-/** Text waiting for the queue to reach it. */
-interface Pending {
-  handle: string;
-  text: string;
-  started: boolean;
+/** One message of the reply: its parts (more than one only when the sources had to go on below it). */
+interface SlackMessage {
+  parts: ReplyPart[];
+  /** Text Slack did not take when the message was posted; handed back on the next call. */
+  untaken: string;
 }
 
 export class SlackReplySurface implements ReplySurface {
   readonly mode = 'append';
   readonly maxLength: number;
   readonly #options: SlackSurfaceOptions;
-  readonly #messages = new Map<string, ReplyPart[]>();
-  #queue: Promise<void> = Promise.resolve();
-  #failure: unknown;
-  #append: Pending | undefined;
+  readonly #messages = new Map<string, SlackMessage>();
   #lastClose: { handle: string; text: string } | undefined;
   #lastKind: ReplyPart['kind'] = 'stream';
+  /** A message ran over: the next one is posted rather than streamed. */
+  #overflowed = false;
   #stopped = false;
   #gone: MessageGoneError | undefined;
   /** Messages of the reply someone deleted. */
   readonly #deleted = new Set<string>();
-  #abandoned = false;
+  /** Messages already reported to onPosted. */
+  readonly #reported = new Set<string>();
 
   constructor(options: SlackSurfaceOptions) {
     this.#options = options;
@@ -66,12 +69,12 @@ export class SlackReplySurface implements ReplySurface {
   /** Timestamps of every Slack message the reply used so far, in order. */
   get messageTs(): string[] {
     return [...this.#messages.values()]
-      .flat()
+      .flatMap((m) => m.parts)
       .map((p) => p.ts)
       .filter((ts) => ts !== '');
   }
 
-  /** Whether any message was started (its Slack call may still be on the way). */
+  /** Whether any message was started. */
   get opened(): boolean {
     return this.#messages.size > 0;
   }
@@ -96,48 +99,51 @@ export class SlackReplySurface implements ReplySurface {
   async open(text: string): Promise<string> {
     this.#throwIfGone();
     const handle = String(this.#messages.size + 1);
-    this.#messages.set(handle, []);
-    this.#enqueue(async () => {
-      await this.#closeHeld([]);
-      const parts = this.#messages.get(handle)!;
-      const { api, target, streaming, logger } = this.#options;
-      const stream = await StreamPart.start(api, target, text, streaming, logger);
-      if (stream) parts.push(stream);
-      else parts.push(...(await this.#post(text)));
-      this.#lastKind = parts.at(-1)!.kind;
-    });
+    const message: SlackMessage = { parts: [], untaken: '' };
+    this.#messages.set(handle, message);
+    if (this.#stopped) return handle;
+    await this.#closeHeld([]);
+    const { api, target, streaming, logger } = this.#options;
+    const stream = this.#overflowed ? undefined : await StreamPart.start(api, target, text, streaming, logger);
+    this.#overflowed = false;
+    if (stream) message.parts.push(stream);
+    else message.untaken = await this.#post(text, message);
+    this.#lastKind = message.parts.at(-1)?.kind ?? 'message';
+    this.#reportPosted();
     return handle;
   }
 
-  async update(handle: string, text: string): Promise<void> {
+  async update(handle: string, text: string): Promise<Overflow | void> {
     this.#throwIfGone();
-    if (this.#append && !this.#append.started && this.#append.handle === handle) {
-      this.#append.text += text;
-      return;
-    }
-    const pending: Pending = { handle, text, started: false };
-    this.#append = pending;
-    this.#enqueue(async () => {
-      pending.started = true;
-      const parts = this.#messages.get(handle)!;
-      const part = parts.at(-1);
-      if (part) await this.#settle(parts, await part.append(pending.text), []);
-    });
+    if (this.#stopped) return undefined;
+    const message = this.#messages.get(handle)!;
+    if (message.untaken !== '') return this.#overflow(message.untaken + text);
+    const part = message.parts.at(-1);
+    if (!part) return undefined;
+    return this.#settle(part, await part.append(text));
   }
 
-  async close(handle: string, text: string): Promise<void> {
+  async close(handle: string, text: string, options: { last?: boolean } = {}): Promise<Overflow | void> {
     this.#throwIfGone();
-    this.#enqueue(async () => {
-      await this.#closeHeld([]);
+    if (this.#stopped) return undefined;
+    const message = this.#messages.get(handle)!;
+    if (message.untaken !== '') return this.#overflow(message.untaken + text);
+    if (options.last) {
       this.#lastClose = { handle, text };
-    });
+      return undefined;
+    }
+    const part = message.parts.at(-1);
+    if (!part) return undefined;
+    const overflow = await this.#settle(part, await part.finish(text, []));
+    this.#reportPosted();
+    return overflow;
   }
 
   delayMs(kind: 'open' | 'update'): number {
     const { budget } = this.#options.api;
     if (kind === 'open') return 0;
     if (this.#lastKind === 'stream') return Math.max(STREAM_GAP_MS, budget.waitMs('chat.appendStream'));
-    const last = [...this.#messages.values()].at(-1)?.at(-1);
+    const last = [...this.#messages.values()].at(-1)?.parts.at(-1);
     // A held message asks for its reservation again each gap; a shown one waits for a free progress edit.
     if (!(last instanceof MessagePart) || last.held) return EDIT_GAP_MS;
     return Math.min(MAX_EDIT_WAIT_MS, Math.max(EDIT_GAP_MS, budget.waitMs('chat.update', undefined, PROGRESS_EDIT_KEEP)));
@@ -146,105 +152,110 @@ export class SlackReplySurface implements ReplySurface {
   /** Ends the reply: the last message gets its remaining text and `blocks` (the sources) in one call. */
   async finish(blocks: readonly ContextBlock[]): Promise<void> {
     try {
-      await this.#queue;
-      if (this.#failure) throw this.#failure;
       if (this.#stopped || this.#gone) return;
       if (this.#lastClose) await this.#closeHeld(blocks);
       else if (blocks.length > 0) {
-        const parts = [...this.#messages.values()].at(-1);
-        const last = parts?.at(-1);
-        if (parts && last) await this.#settle(parts, await last.finish('', blocks), blocks);
+        const message = [...this.#messages.values()].at(-1);
+        const last = message?.parts.at(-1);
+        if (message && last) await this.#finishWithSources(message, await last.finish('', blocks), blocks);
       }
     } finally {
+      this.#reportPosted();
       this.#release();
     }
   }
 
   /**
-   * Sends nothing more (a call under way is let finish) but the stop of a stream still open, so it does not go on
-   * showing as being written; gives back what was reserved for the reply.
+   * Sends nothing more but the stop of a stream still open, so it does not go on showing as being written; gives
+   * back what was reserved for the reply.
    */
   async abandon(): Promise<void> {
-    this.#abandoned = true;
-    await this.#queue;
+    this.#lastClose = undefined;
     this.#release();
-    for (const part of [...this.#messages.values()].flat()) {
+    for (const part of [...this.#messages.values()].flatMap((m) => m.parts)) {
       if (part instanceof StreamPart && part.streaming && !this.#deleted.has(part.ts)) await part.finish('', []);
     }
   }
 
   /** Gives back the reservations of final edits that will not be made. */
   #release(): void {
-    for (const part of [...this.#messages.values()].flat()) if (part instanceof MessagePart) part.release();
-  }
-
-  /** Deletes the messages of the reply (its question was withdrawn); one already deleted is left at that. */
-  async remove(): Promise<void> {
-    const { api, target } = this.#options;
-    for (const ts of this.messageTs) {
-      await api.call('chat.delete', target.channel, (c) => c.chat.delete({ channel: target.channel, ts })).catch((error: unknown) => {
-        if (slackErrorCode(error) !== 'message_not_found') throw error;
-      });
-    }
+    for (const part of [...this.#messages.values()].flatMap((m) => m.parts)) if (part instanceof MessagePart) part.release();
   }
 
   #throwIfGone(): void {
     if (this.#gone) throw this.#gone;
   }
 
-  /** Runs Slack calls in order; after a failure, a stop or a deletion, the rest of the reply is not sent. */
-  #enqueue(step: () => Promise<void>): void {
-    this.#queue = this.#queue.then(async () => {
-      if (this.#failure !== undefined || this.#stopped || this.#gone || this.#abandoned) return;
-      try {
-        await step();
-      } catch (error) {
-        this.#failure = error;
-      }
-    });
+  #reportPosted(): void {
+    for (const ts of this.messageTs) {
+      if (this.#reported.has(ts)) continue;
+      this.#reported.add(ts);
+      this.#options.onPosted?.(ts);
+    }
+  }
+
+  #overflow(rest: string): Overflow {
+    this.#options.logger.debug({ channel: this.#options.target.channel }, 'Slack message full or closed; continuing in a new one');
+    this.#overflowed = true;
+    return { rest };
+  }
+
+  /** Acts on a part's outcome: a stop cancels the reply, a deletion ends it, an overflow goes back to the core. */
+  #settle(part: ReplyPart, outcome: PartOutcome): Overflow | undefined {
+    if (outcome.status === 'ok') return undefined;
+    if (outcome.status === 'gone') {
+      this.#deleted.add(part.ts);
+      this.#gone ??= new MessageGoneError(part.ts);
+      throw this.#gone;
+    }
+    if (outcome.status === 'stopped') {
+      this.#stopped = true;
+      this.#options.onStoppedByUser?.();
+      return undefined;
+    }
+    return this.#overflow(outcome.rest);
   }
 
   async #closeHeld(blocks: readonly ContextBlock[]): Promise<void> {
     const held = this.#lastClose;
     this.#lastClose = undefined;
     if (!held || this.#stopped || this.#gone) return;
-    const parts = this.#messages.get(held.handle)!;
-    const part = parts.at(-1);
-    if (part) await this.#settle(parts, await part.finish(held.text, blocks), blocks);
+    const message = this.#messages.get(held.handle)!;
+    const part = message.parts.at(-1);
+    if (part) await this.#finishWithSources(message, await part.finish(held.text, blocks), blocks);
   }
 
-  /** Acts on a part's outcome: a stop cancels the reply, a deletion ends it, an overflow continues in a new message. */
-  async #settle(parts: ReplyPart[], outcome: PartOutcome, blocks: readonly ContextBlock[]): Promise<void> {
-    if (outcome.status === 'ok') return;
-    if (outcome.status === 'gone') {
-      const ts = parts.at(-1)!.ts;
-      this.#deleted.add(ts);
-      this.#gone ??= new MessageGoneError(ts);
+  /**
+   * The reply's last call: what the last message did not take goes on below it, with the sources. A sources-only
+   * continuation that Slack still refuses gives up the sources rather than trying forever.
+   */
+  async #finishWithSources(message: SlackMessage, outcome: PartOutcome, blocks: readonly ContextBlock[]): Promise<void> {
+    const part = message.parts.at(-1)!;
+    if (outcome.status !== 'overflow') {
+      this.#settle(part, outcome);
       return;
     }
-    if (outcome.status === 'stopped') {
-      this.#stopped = true;
-      this.#options.onStoppedByUser?.();
-      return;
-    }
-    this.#options.logger.debug({ ts: parts.at(-1)?.ts }, 'Slack message full or closed; continuing in a new one');
     const sourcesOnly = outcome.rest.trim() === '';
     if (sourcesOnly && blocks.length === 0) return;
-    const next = await this.#post(sourcesOnly ? 'Sources:' : outcome.rest);
-    parts.push(...next);
+    this.#options.logger.debug({ ts: part.ts }, 'Slack message full or closed; continuing in a new one');
+    let untaken = sourcesOnly ? 'Sources:' : outcome.rest;
+    while (untaken !== '') untaken = await this.#post(untaken, message);
     this.#lastKind = 'message';
-    // A sources-only continuation that Slack still refuses gives up the sources rather than trying forever.
-    if (blocks.length > 0) await this.#settle(parts, await next.at(-1)!.finish('', blocks), sourcesOnly ? [] : blocks);
+    await this.#finishWithSources(message, await message.parts.at(-1)!.finish('', blocks), sourcesOnly ? [] : blocks);
   }
 
-  /** Starts a message with `text` (posted now or held, see MessagePart), in several if Slack finds it too long for one. */
-  async #post(text: string): Promise<MessagePart[]> {
+  /**
+   * Starts a message with `text` (posted now or held, see MessagePart) as part of `message`; returns what Slack did
+   * not take, having found it too long.
+   */
+  async #post(text: string, message: SlackMessage): Promise<string> {
     try {
-      return [await MessagePart.open(this.#options.api, this.#options.target, text)];
+      message.parts.push(await MessagePart.open(this.#options.api, this.#options.target, text));
+      return '';
     } catch (error) {
       if (slackErrorCode(error) !== 'msg_too_long' || text.length < 2) throw error;
       const { head, rest } = splitHead(text, Math.floor(text.length / 2));
-      return [...(await this.#post(head)), ...(await this.#post(rest))];
+      return (await this.#post(head, message)) + rest;
     }
   }
 }

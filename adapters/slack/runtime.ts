@@ -1,7 +1,6 @@
 import type { Core } from '../../src/core.ts';
 import type { Logger } from '../../src/log/logger.ts';
-import type { AnsweredQuestions } from './answered-questions.ts';
-import type { DeletionWatch } from './deletion-watch.ts';
+import type { QuestionFlow } from '../../src/platform/question-flow.ts';
 import type { SlackApi } from './slack-api.ts';
 import type { StreamingSwitch } from './stream-part.ts';
 import type { ThreadMemory } from './thread-memory.ts';
@@ -23,13 +22,13 @@ export interface SlackRuntime {
   users: UserDirectory;
   threads: ThreadMemory;
   streaming: StreamingSwitch;
-  /** Messages deleted where answers are being written (fed by the message listener). */
-  deletions: DeletionWatch;
-  /** The answers an edit of their question may replace. */
-  answered: AnsweredQuestions;
+  /** The core's questions: asked, edited, deleted. */
+  flow: QuestionFlow;
   identity: SlackIdentity;
   /** Runs work after the event is acknowledged; failures are logged, shutdown waits for it. */
   run(label: string, work: (signal: AbortSignal) => Promise<void>): void;
+  /** Runs a question's work after the event is acknowledged; the core's flow tracks the answer for shutdown. */
+  ask(label: string, work: (signal: AbortSignal) => Promise<void>): void;
 }
 
 /** The work a runtime started and has not finished, so that stopping can cancel and await it. */
@@ -49,12 +48,13 @@ export class WorkTracker {
     return this.#stop.signal.aborted;
   }
 
-  run(label: string, work: (signal: AbortSignal) => Promise<void>): void {
+  /** `tracked: false` for work whose owner already counts it as in flight. */
+  run(label: string, work: (signal: AbortSignal) => Promise<void>, { tracked = true } = {}): void {
     if (this.stopping) return;
     const done = work(this.#stop.signal).catch((error: unknown) => this.#logger.error({ err: error, work: label }, 'Slack work failed'));
     this.#running.add(done);
     void done.finally(() => this.#running.delete(done));
-    if (this.#track) void this.#track(done, `slack ${label}`);
+    if (tracked && this.#track) void this.#track(done, `slack ${label}`);
   }
 
   /** Cancels what is still running (replies end with a short note) and waits for it to finish. */

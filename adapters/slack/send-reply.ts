@@ -1,15 +1,14 @@
 /**
  * One reply, start to end: the core's stream rendered on a SlackReplySurface, the sources as context blocks in
  * the last call, then files the reply produced and, when asked for, the reasoning as a snippet (Slack shows it
- * collapsed). A message of the reply deleted meanwhile stops it where it is; the question deleted (`withdrawn`)
- * stops it and deletes what it had posted.
+ * collapsed). The signal stops it where it is; aborted with a MessageGoneError, it names a message of the reply that
+ * was deleted.
  */
 import type { ReplyStream } from '../../src/conversation/types.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { renderReply, type RenderedReply } from '../../src/streaming/render-reply.ts';
 import { MessageGoneError } from '../../src/streaming/surface.ts';
 import { citationBlocks } from './citation-blocks.ts';
-import type { DeletionWatch } from './deletion-watch.ts';
 import type { ReplyTarget } from './reply-part.ts';
 import { SlackReplySurface } from './reply-surface.ts';
 import type { SlackApi } from './slack-api.ts';
@@ -20,8 +19,6 @@ export interface ReplyDeps {
   api: SlackApi;
   streaming: StreamingSwitch;
   logger: Logger;
-  /** Tells of messages of the reply deleted while it is written (else only Slack's answer to the next write does). */
-  deletions?: DeletionWatch;
 }
 
 export interface ReplyOptions {
@@ -33,16 +30,18 @@ export interface ReplyOptions {
   wantsReasoning?: boolean;
   /** The user stopped the streamed answer. */
   onStoppedByUser?: () => void;
-  /** Aborted when the question is deleted: the reply stops and what it posted is deleted. */
-  withdrawn?: AbortSignal;
+  /** Stops the reply where it is (its messages stay for the caller to take down, or not). */
+  signal?: AbortSignal;
+  /** The ts of each message of the reply, as soon as Slack has it. */
+  onPosted?: (ts: string) => void;
 }
 
 export interface SentReply {
   rendered?: RenderedReply;
   /** Timestamps of the messages that hold the answer. */
   messageTs: string[];
-  /** The reply ended early: a message of it was deleted, or its question was (and the answer with it). */
-  stopped?: 'deleted' | 'withdrawn';
+  /** The reply ended early: a message of it was deleted, or the signal stopped it. */
+  stopped?: 'deleted' | 'aborted';
 }
 
 const EMPTY_TEXT = '_I have nothing to add to that._';
@@ -55,15 +54,16 @@ export async function sendReply(deps: ReplyDeps, stream: ReplyStream, options: R
     streaming: deps.streaming,
     logger,
     ...(options.onStoppedByUser && { onStoppedByUser: options.onStoppedByUser }),
+    ...(options.onPosted && { onPosted: options.onPosted }),
   });
   let statusShown = false;
   const status = options.status;
   let rendered: RenderedReply | undefined;
-  const deleted = new AbortController();
-  const unwatch = deps.deletions?.watch(options.target.channel, (ts) => {
-    if (surface.messageDeleted(ts)) deleted.abort(new MessageGoneError(ts));
-  });
-  const signal = options.withdrawn ? AbortSignal.any([options.withdrawn, deleted.signal]) : deleted.signal;
+  const signal = options.signal;
+  const onAbort = () => {
+    if (signal?.reason instanceof MessageGoneError && signal.reason.handle !== undefined) surface.messageDeleted(signal.reason.handle);
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
   try {
     rendered = await renderReply(
       stream,
@@ -78,12 +78,13 @@ export async function sendReply(deps: ReplyDeps, stream: ReplyStream, options: R
           : undefined,
         failed: (error) => logger.error({ err: error }, 'Slack reply stream failed'),
       },
-      { emptyText: EMPTY_TEXT, signal },
+      { emptyText: EMPTY_TEXT, ...(signal && { signal }) },
     );
   } catch (error) {
     logger.error({ err: error, channel: options.target.channel }, 'Slack reply could not be shown');
   }
-  let stopped: SentReply['stopped'] = rendered?.stopped === 'aborted' ? 'withdrawn' : rendered?.stopped;
+  signal?.removeEventListener('abort', onAbort);
+  let stopped = rendered?.stopped;
   if (stopped) await surface.abandon();
   else {
     try {
@@ -93,15 +94,9 @@ export async function sendReply(deps: ReplyDeps, stream: ReplyStream, options: R
     }
     if (surface.deleted) stopped = 'deleted';
   }
-  unwatch?.();
   if (statusShown && !surface.opened) await options.clearStatus?.().catch(() => {});
   const sent: SentReply = { ...(rendered && { rendered }), messageTs: surface.messageTs, ...(stopped && { stopped }) };
-  const where = { channel: options.target.channel, messages: sent.messageTs };
-  if (stopped === 'deleted') logger.info(where, 'reply deleted while it was being written; stopped answering');
-  else if (stopped === 'withdrawn') {
-    logger.info(where, 'question deleted while it was answered; stopped and removed the answer');
-    await surface.remove().catch((error: unknown) => logger.warn({ err: error, ...where }, 'removing the answer to a deleted question failed'));
-  } else if (rendered && !surface.stoppedByUser) await shareExtras(deps, options, rendered);
+  if (!stopped && rendered && !surface.stoppedByUser) await shareExtras(deps, options, rendered);
   return sent;
 }
 

@@ -5,33 +5,20 @@
 import type { App } from '@slack/bolt';
 import type { Core } from '../../src/core.ts';
 import type { Logger } from '../../src/log/logger.ts';
-import type { HealthRegistry } from '../../src/ops/health.ts';
-import type { Metrics } from '../../src/ops/metrics.ts';
-import type { ShutdownCoordinator } from '../../src/ops/shutdown.ts';
-import { AnsweredQuestions } from './answered-questions.ts';
+import type { Platform } from '../../src/platform/platform.ts';
+import type { PlatformHooks } from '../../src/platform/platform-hooks.ts';
+import { QuestionFlow } from '../../src/platform/question-flow.ts';
 import { createAssistant } from './assistant.ts';
 import { registerCommandListeners } from './command-listeners.ts';
-import { DeletionWatch } from './deletion-watch.ts';
-import { claimEvent } from './event-dedupe.ts';
 import { registerMessageListeners } from './message-listeners.ts';
 import type { BucketLimit } from './rate-budget.ts';
 import { RateBudget } from './rate-budget.ts';
-import { connectSlack, type MountFunction } from './receivers.ts';
+import { connectSlack } from './receivers.ts';
 import { WorkTracker, type SlackRuntime } from './runtime.ts';
 import { boltLogger, SlackApi } from './slack-api.ts';
 import { StreamingSwitch } from './stream-part.ts';
 import { ThreadMemory } from './thread-memory.ts';
 import { UserDirectory } from './user-directory.ts';
-
-export interface SlackHooks {
-  /** Serve Slack's HTTP requests under /slack on the process's ops server (src/ops) rather than a port of Bolt's own. */
-  mount?: MountFunction;
-  metrics?: Pick<Metrics, 'platformRateLimited'>;
-  /** Replies in progress are tracked; the deadline cancels them so they close cleanly. */
-  shutdown?: Pick<ShutdownCoordinator, 'track' | 'deadlineSignal'>;
-  /** Socket Mode registers its connection as a critical readiness check. */
-  health?: Pick<HealthRegistry, 'register'>;
-}
 
 /** Settings for tests and benchmarks; production runs on the defaults. */
 export interface SlackTuning {
@@ -47,11 +34,12 @@ export interface SlackTuning {
 export interface StartSlackOptions {
   core: Core;
   logger: Logger;
-  hooks?: SlackHooks;
+  /** With `mount`, Slack's HTTP requests are served under /slack on the ops server rather than a port of Bolt's own. */
+  hooks?: PlatformHooks;
   tuning?: SlackTuning;
 }
 
-export interface RunningSlack {
+export interface RunningSlack extends Platform {
   app: App;
   /** The port of Bolt's own HTTP server (HTTP mode without `mount`). */
   port?: number;
@@ -91,10 +79,10 @@ export async function startSlack(options: StartSlackOptions): Promise<RunningSla
     users: new UserDirectory(api),
     threads: new ThreadMemory(core.store, core.config.conversation.historyTtlSeconds * 1000),
     streaming: new StreamingSwitch(),
-    deletions: new DeletionWatch(),
-    answered: new AnsweredQuestions(core.store),
+    flow: new QuestionFlow({ platform: 'slack', core, logger, hooks }),
     identity,
     run: (label, task) => work.run(label, task),
+    ask: (label, task) => work.run(label, task, { tracked: false }),
   };
 
   const connection = connectSlack({
@@ -117,7 +105,7 @@ export async function startSlack(options: StartSlackOptions): Promise<RunningSla
   // Before every listener (the Assistant's too): one answer per event, however often and wherever it is delivered.
   app.use(async ({ body, next }) => {
     const eventId = (body as { event_id?: unknown }).event_id;
-    if (typeof eventId === 'string' && !(await claimEvent(core.store, eventId))) {
+    if (typeof eventId === 'string' && !(await rt.flow.firstDelivery(eventId))) {
       logger.debug({ eventId }, 'Slack event already handled');
       return;
     }
@@ -138,6 +126,8 @@ export async function startSlack(options: StartSlackOptions): Promise<RunningSla
   return {
     app,
     ...(port !== undefined && { port }),
+    description: connection.mode === 'socket' ? 'Slack (Socket Mode)' : 'Slack (HTTP, /slack/events)',
+    stopIntake: () => connection.stopIntake(),
     stop: () =>
       (stopping ??= (async () => {
         await connection.stop();

@@ -2,7 +2,7 @@
  * Threads Herald has replied in: later messages there are follow-ups it answers without a mention. The newest
  * message it answered there is kept too, so reading the thread again can start after it.
  */
-import type { Store } from '../../src/store/store.ts';
+import type { PlatformState } from '../../src/platform/platform-state.ts';
 
 function key(teamId: string, channel: string, threadTs: string): string {
   return `slack:thread:${teamId}:${channel}:${threadTs}`;
@@ -13,11 +13,11 @@ interface Remembered {
 }
 
 export class ThreadMemory {
-  readonly #store: Store;
+  readonly #store: PlatformState;
   readonly #ttlMs: number;
 
   /** `ttlMs`: as long as the conversation's history is kept; after that a mention starts afresh. */
-  constructor(store: Store, ttlMs: number) {
+  constructor(store: PlatformState, ttlMs: number) {
     this.#store = store;
     this.#ttlMs = ttlMs;
   }

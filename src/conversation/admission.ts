@@ -67,6 +67,16 @@ export class Admission {
     }
   }
 
+  /** Runs `work` alone in the conversation, after any reply in progress there. */
+  async exclusive<T>(conversation: string, work: () => Promise<T>): Promise<T> {
+    const lease = await this.#deps.locks.enqueue(conversation).take();
+    try {
+      return await work();
+    } finally {
+      await lease.release();
+    }
+  }
+
   async #record(turn: TurnContext): Promise<void> {
     if (turn.usage.serviceCalls === 0) return;
     const { platform, author, workspaceId } = turn.message;

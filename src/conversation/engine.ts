@@ -161,6 +161,14 @@ export class ConversationEngine {
     return channel;
   }
 
+  /**
+   * Forgets the exchange the platform message `messageId` started (its text, transcripts, document text and the
+   * answer), waiting for a reply in progress in the conversation to end first.
+   */
+  forget(key: ConversationKey, messageId: string): Promise<boolean> {
+    return this.#admission.exclusive(conversationId(key), () => this.#history.forget(key, messageId));
+  }
+
   /** Forgets a conversation's history; a channel's with its threads and reply chains. */
   reset(key: ConversationKey): Promise<boolean> {
     return this.#history.reset(key);

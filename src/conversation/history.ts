@@ -49,6 +49,15 @@ export class ConversationHistory {
     await this.#channels.note(key, this.#now());
   }
 
+  /** Drops the exchanges started by the platform message `messageId`; false when there were none. */
+  async forget(key: ConversationKey, messageId: string): Promise<boolean> {
+    const exchanges = await this.load(key);
+    const kept = exchanges.filter((exchange) => exchange.messageId !== messageId);
+    if (kept.length === exchanges.length) return false;
+    await this.save(key, kept);
+    return true;
+  }
+
   /**
    * Forgets a conversation; a channel's (a key without `threadId`) with every thread and reply chain in it.
    * True when there was anything to forget.

@@ -16,7 +16,7 @@ export interface StreamingReplyOptions {
 /**
  * Shows a streamed answer on a surface: the first text goes out as soon as it arrives, later text is
  * coalesced into paced updates, and a message that outgrows the platform's limit is finished at a markdown-safe
- * point and continued in a new one. `finish()` leaves every message holding its complete text; `abandon()` leaves
+ * point and continued in a new one; so is what a message did not take (the surface's Overflow). `finish()` leaves every message holding its complete text; `abandon()` leaves
  * them as they are. Once the surface says a message was deleted, nothing more is sent.
  */
 export class StreamingReply {
@@ -135,7 +135,7 @@ export class StreamingReply {
     if (this.abandoned) return;
     if (this.tail.trim() === '' && !final) return;
     if (this.tail.trim() === '' && this.current === undefined) return;
-    await this.show(this.tail, final);
+    await this.show(this.tail, final, final);
   }
 
   /**
@@ -146,8 +146,8 @@ export class StreamingReply {
     return Math.floor(this.surface.maxLength * 0.8);
   }
 
-  /** Shows `text` as the current message's content; `done` closes it. */
-  private async show(text: string, done: boolean): Promise<void> {
+  /** Shows `text` as the current message's content; `done` closes it (`last`: the reply's last message). */
+  private async show(text: string, done: boolean, last = false): Promise<void> {
     const append = this.surface.mode === 'append';
     if (!this.current) {
       const visible = append ? (done ? text : text.slice(0, this.appendCeiling())) : done ? text : closeOpenFence(text);
@@ -155,33 +155,45 @@ export class StreamingReply {
       this.handles.push(handle);
       this.current = { handle, shown: visible };
       if (!done) return;
-      if (append) await this.surface.close(handle, '');
-      else if (visible !== text) await this.surface.close(handle, text);
+      if (append) await this.closeCurrent('', last);
+      else if (visible !== text) await this.closeCurrent(text, last);
       this.current = undefined;
       return;
     }
     const part = this.current;
     if (append) {
       if (done) {
-        await this.surface.close(part.handle, text.slice(part.shown.length));
-        this.current = undefined;
+        await this.closeCurrent(text.slice(part.shown.length), last);
         return;
       }
       const sendable = text.slice(0, this.appendCeiling());
       if (sendable.length > part.shown.length) {
-        await this.surface.update(part.handle, sendable.slice(part.shown.length));
+        const overflow = await this.surface.update(part.handle, sendable.slice(part.shown.length));
+        if (overflow) {
+          // The message is over: what it did not take, and everything after, starts the next one.
+          this.current = undefined;
+          this.tail = overflow.rest + this.tail.slice(sendable.length);
+          this.dirty = true;
+          return;
+        }
         part.shown = sendable;
       }
       return;
     }
     if (done) {
-      await this.surface.close(part.handle, text);
-      this.current = undefined;
+      await this.closeCurrent(text, last);
       return;
     }
     const visible = closeOpenFence(text);
     if (visible === part.shown) return;
     await this.surface.update(part.handle, visible);
     part.shown = visible;
+  }
+
+  /** Closes the current message; what it did not take is shown, complete, in a new one. */
+  private async closeCurrent(text: string, last: boolean): Promise<void> {
+    const overflow = await this.surface.close(this.current!.handle, text, { last });
+    this.current = undefined;
+    if (overflow && overflow.rest !== '') await this.show(overflow.rest, true, last);
   }
 }

@@ -1,9 +1,19 @@
 import { HeraldError } from '../errors.ts';
 
 /**
- * What a platform offers to show a growing answer. Adapters implement it; the core's renderer drives it.
+ * A message took only part of the text it was given: it is full (a platform whose real limit depends on more than
+ * the text, such as Slack's blocks, finds out only by trying) or no longer takes writes. `rest` — what did not land —
+ * goes on in the next message.
+ */
+export interface Overflow {
+  rest: string;
+}
+
+/**
+ * What a platform offers to show a growing answer. Adapters implement it; the core's StreamingReply drives it, one
+ * call at a time, merging text that arrives meanwhile and splitting at the platform's limit.
  * - `edit` surfaces post a message and replace its whole text as the answer grows (Discord, Slack's chat.update).
- * - `append` surfaces stream natively and only ever add text (Slack's chat.startStream / appendStream / stopStream).
+ * - `append` surfaces only ever add text (Slack's native streams, and its posted-and-edited messages behind them).
  */
 export interface ReplySurface {
   readonly mode: 'edit' | 'append';
@@ -12,9 +22,12 @@ export interface ReplySurface {
   /** Starts a new message showing `text`; returns its handle. */
   open(text: string): Promise<string>;
   /** Edit mode: `text` is the whole message. Append mode: `text` is what to add. */
-  update(handle: string, text: string): Promise<void>;
-  /** Ends the message; edit mode passes its complete final text, append mode what is left to add. */
-  close(handle: string, text: string): Promise<void>;
+  update(handle: string, text: string): Promise<Overflow | void>;
+  /**
+   * Ends the message; edit mode passes its complete final text, append mode what is left to add. `last` marks the
+   * reply's last message (a surface may hold it for what goes under the answer).
+   */
+  close(handle: string, text: string, options?: { last?: boolean }): Promise<Overflow | void>;
   /** How long to wait before the next call of this kind, from the platform's rate-limit state. */
   delayMs(kind: 'open' | 'update'): number;
 }

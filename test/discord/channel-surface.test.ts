@@ -1,7 +1,7 @@
 import type { SendableChannels } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChannelSurface } from '../../adapters/discord/channel-surface.ts';
-import { RateLimitBook } from '../../adapters/discord/rate-limit-book.ts';
+import { RouteRateLimits } from '../../adapters/discord/route-rate-limits.ts';
 import { MessageFlag } from '../fakes/discord/index.ts';
 import { startHarness, type Harness } from './harness.ts';
 import { silentLogger } from '../helpers/logger.ts';
@@ -22,7 +22,7 @@ describe('discord: a reply streamed into a channel, on the wire', () => {
     const channelId = h.fake.addChannel({ name }).id;
     const replyTo = asked === undefined ? undefined : (h.fake.sendMessage({ channelId, content: asked }).id as string);
     const channel = (await h.bot.client.channels.fetch(channelId)) as SendableChannels;
-    const surface = new ChannelSurface({ channel, book: new RateLimitBook(), logger: silentLogger, uploadLimitBytes: 1000, replyTo });
+    const surface = new ChannelSurface({ channel, rateLimits: new RouteRateLimits(), logger: silentLogger, uploadLimitBytes: 1000, replyTo });
     return { channelId, replyTo, surface };
   }
 

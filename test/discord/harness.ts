@@ -1,5 +1,5 @@
 import { startDiscord, type DiscordBot } from '../../adapters/discord/index.ts';
-import type { DiscordHooks } from '../../adapters/discord/hooks.ts';
+import type { PlatformHooks } from '../../src/platform/platform-hooks.ts';
 import { loadConfig, type Config, type Env } from '../../src/config/config.ts';
 import { createCore, type Core } from '../../src/core.ts';
 import { startFakeDiscord, type FakeDiscord, type FakeDiscordOptions, type MessageRecord, type RestRequestRecord } from '../fakes/discord/index.ts';
@@ -11,7 +11,7 @@ export interface HarnessOptions {
   env?: Env | ((fake: FakeDiscord) => Env);
   fake?: FakeDiscordOptions;
   emulator?: EmulatorOptions;
-  hooks?: Omit<DiscordHooks, 'shutdown'>;
+  hooks?: Omit<PlatformHooks, 'shutdown'>;
 }
 
 /** The real core against the service emulator, the real discord.js client against the fake Discord. */
@@ -53,7 +53,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   let finished = 0;
   const waiters = new Set<() => void>();
   const never = new AbortController().signal;
-  const hooks: DiscordHooks = {
+  const hooks: PlatformHooks = {
     ...options.hooks,
     shutdown: {
       drainingSignal: never,
@@ -66,7 +66,6 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         work.then(done, done);
         return work;
       },
-      register() {},
     },
   };
   const bot = await startDiscord({ core, logger: silentLogger, hooks });

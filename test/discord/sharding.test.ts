@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDiscordClient } from '../../adapters/discord/client.ts';
 import { startDiscord, type DiscordBot } from '../../adapters/discord/index.ts';
-import type { DiscordHooks } from '../../adapters/discord/hooks.ts';
+import type { PlatformHooks } from '../../src/platform/platform-hooks.ts';
 import { loadConfig, type Env } from '../../src/config/config.ts';
 import { ConfigError } from '../../src/config/config-error.ts';
 import { createCore, type Core } from '../../src/core.ts';
@@ -152,7 +152,7 @@ async function startInstance(fake: FakeDiscord, emu: Emulator, store: Store | un
   const core = await createCore(config, silentLogger, store && { store });
   let finished = 0;
   const never = new AbortController().signal;
-  const hooks: DiscordHooks = {
+  const hooks: PlatformHooks = {
     shutdown: {
       drainingSignal: never,
       deadlineSignal: never,
@@ -163,7 +163,6 @@ async function startInstance(fake: FakeDiscord, emu: Emulator, store: Store | un
         work.then(done, done);
         return work;
       },
-      register() {},
     },
   };
   const bot = await startDiscord({ core, logger: silentLogger, hooks });

@@ -8,6 +8,7 @@ import { createCore, type Core } from '../../src/core.ts';
 import { HealthRegistry } from '../../src/ops/health.ts';
 import { createMetrics, type Metrics } from '../../src/ops/metrics.ts';
 import { createOpsServer, type OpsServer } from '../../src/ops/ops-server.ts';
+import type { PlatformHooks } from '../../src/platform/platform-hooks.ts';
 import type { Store } from '../../src/store/store.ts';
 import { startSlack, type RunningSlack, type SlackTuning } from '../../adapters/slack/start-slack.ts';
 import { FAST_RETRIES } from '../fakes/slack/bolt-harness.ts';
@@ -39,6 +40,8 @@ export interface StartOptions {
   /** Leave the fake's request URL alone (a second instance that is not yet receiving). */
   keepRequestUrl?: boolean;
   health?: HealthRegistry;
+  /** The shutdown the adapter answers to (a coordinator's signals and tracking). */
+  shutdown?: PlatformHooks['shutdown'];
 }
 
 export async function startHerald(fake: FakeSlack, emu: Emulator, options: StartOptions): Promise<HeraldOnSlack> {
@@ -73,7 +76,13 @@ export async function startHerald(fake: FakeSlack, emu: Emulator, options: Start
     logger,
     hooks: {
       metrics,
-      shutdown: { track, deadlineSignal: new AbortController().signal },
+      shutdown: options.shutdown
+        ? {
+            drainingSignal: options.shutdown.drainingSignal,
+            deadlineSignal: options.shutdown.deadlineSignal,
+            track: (work, label) => options.shutdown!.track(track(work), label),
+          }
+        : { track, drainingSignal: new AbortController().signal, deadlineSignal: new AbortController().signal },
       ...(ops && { mount: (prefix, handler) => ops.mount(prefix, handler) }),
       ...(options.health && { health: options.health }),
     },

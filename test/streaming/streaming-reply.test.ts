@@ -84,7 +84,7 @@ describe('StreamingReply', () => {
 
   it.each(['edit', 'append'] as const)('keeps text that arrives while a %s surface is busy splitting', async (mode) => {
     const { surface, messages } = fakeSurface(mode, 100);
-    const slow = (call: (handle: string, text: string) => Promise<void>) => async (handle: string, text: string) => {
+    const slow = (call: (handle: string, text: string) => Promise<unknown>) => async (handle: string, text: string) => {
       await new Promise((resolve) => setTimeout(resolve, 30));
       await call(handle, text);
     };
@@ -154,4 +154,43 @@ describe('StreamingReply', () => {
     expect(calls.map((c) => c.op)).toEqual(['open']);
     expect(messages.get('m1')).toBe('first');
   });
+
+  it('carries what a message did not take into the next one, on an update and on the last close', async () => {
+    const { surface, messages } = fakeSurface('append');
+    // A platform whose real limit depends on more than the text: each message holds at most 12 characters. What a
+    // new message does not take is handed back on the next call to it.
+    const room = 12;
+    const untaken = new Map<string, string>();
+    const take = (handle: string, text: string) => {
+      const now = messages.get(handle) ?? '';
+      const landed = text.slice(0, Math.max(0, room - now.length));
+      messages.set(handle, now + landed);
+      return landed.length < text.length ? text.slice(landed.length) : '';
+    };
+    const more = (handle: string, text: string) => {
+      const waiting = untaken.get(handle) ?? '';
+      untaken.delete(handle);
+      const rest = waiting !== '' ? waiting + text : take(handle, text);
+      return rest === '' ? undefined : { rest };
+    };
+    let next = 0;
+    surface.open = async (text) => {
+      const handle = `m${++next}`;
+      untaken.set(handle, take(handle, text));
+      return handle;
+    };
+    surface.update = async (handle, text) => more(handle, text);
+    surface.close = async (handle, text) => more(handle, text);
+    const reply = new StreamingReply(surface);
+    reply.append('one two ');
+    await tick();
+    reply.append('three four ');
+    await tick();
+    reply.append('five six seven eight');
+    const handles = await reply.finish();
+    expect(handles.map((h) => messages.get(h)).join('')).toBe('one two three four five six seven eight');
+    expect(handles.length).toBeGreaterThan(2);
+    for (const handle of handles) expect(messages.get(handle)!.length).toBeLessThanOrEqual(room);
+  });
 });
+

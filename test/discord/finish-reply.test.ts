@@ -1,8 +1,8 @@
 import { MessageFlags } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { DiscordSurface, type EditBody, type MessageBody } from '../../adapters/discord/discord-surface.ts';
-import { RateLimitBook } from '../../adapters/discord/rate-limit-book.ts';
-import { finishReply, postFile } from '../../adapters/discord/reply-extras.ts';
+import { RouteRateLimits } from '../../adapters/discord/route-rate-limits.ts';
+import { finishReply, postFile } from '../../adapters/discord/finish-reply.ts';
 import type { RenderedReply } from '../../src/streaming/render-reply.ts';
 import { silentLogger } from '../helpers/logger.ts';
 
@@ -13,7 +13,7 @@ class RecordingSurface extends DiscordSurface {
   readonly edits: { handle: string; body: EditBody }[] = [];
 
   constructor() {
-    super({ book: new RateLimitBook(), createKey: 'create', editKey: 'edit' }, silentLogger);
+    super({ rateLimits: new RouteRateLimits(), createKey: 'create', editKey: 'edit' }, silentLogger);
   }
 
   protected async send(body: MessageBody): Promise<string> {

@@ -59,12 +59,12 @@ export async function finishReply(
   if (rendered.citations.length > 0) {
     const embed = sourcesEmbed(rendered.citations);
     const last = rendered.messages.at(-1);
-    const shown = last !== undefined && (await surface.addEmbeds(last, [embed]).catch((error: unknown) => {
+    const embedded = last !== undefined && (await surface.addEmbeds(last, [embed]).catch((error: unknown) => {
       if (error instanceof MessageGoneError) throw error;
       options.logger.warn({ err: error }, 'adding the sources embed failed; posting it on its own');
       return false;
     }));
-    if (!shown) await surface.post({ embeds: [embed] });
+    if (!embedded) await surface.post({ embeds: [embed] });
   }
   for (const file of rendered.attachments) await postFile(surface, file);
   if (options.showReasoning && rendered.reasoning.trim() !== '') {

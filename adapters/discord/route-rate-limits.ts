@@ -32,7 +32,7 @@ export function routeKey(method: string, path: string): string {
  * What Discord's X-RateLimit headers said about each bucket, so a streamed reply can spread its edits over the
  * allowance left until the bucket resets instead of bursting into it and queueing behind a 429.
  */
-export class RateLimitBook {
+export class RouteRateLimits {
   readonly #buckets = new Map<string, Bucket>();
   readonly #sharers = new Map<string, number>();
   readonly #now: () => number;

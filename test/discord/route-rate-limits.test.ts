@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { RateLimitBook, routeKey } from '../../adapters/discord/rate-limit-book.ts';
+import { RouteRateLimits, routeKey } from '../../adapters/discord/route-rate-limits.ts';
 
 function headers(values: Record<string, string>) {
   return { get: (name: string) => values[name.toLowerCase()] ?? null };
 }
 
-describe('discord: rate-limit book', () => {
+describe('discord: route rate limits', () => {
   it('keys buckets like Discord: route with ids replaced, split by the major parameter', () => {
     const channel = '1234567890123456789';
     expect(routeKey('patch', `/channels/${channel}/messages/1111111111111111111`)).toBe(`PATCH /channels/:id/messages/:id ${channel}`);
@@ -16,28 +16,28 @@ describe('discord: rate-limit book', () => {
 
   it('spreads the calls a bucket still allows over the time to its reset, shared by the replies using it', () => {
     let now = 10_000;
-    const book = new RateLimitBook(() => now);
+    const rateLimits = new RouteRateLimits(() => now);
     const key = routeKey('PATCH', '/channels/1234567890123456789/messages/1111111111111111111');
-    expect(book.delayMs(key, 0)).toBe(0);
-    book.observe('PATCH', '/channels/1234567890123456789/messages/1111111111111111111', headers({
+    expect(rateLimits.delayMs(key, 0)).toBe(0);
+    rateLimits.observe('PATCH', '/channels/1234567890123456789/messages/1111111111111111111', headers({
       'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '4', 'x-ratelimit-reset-after': '5.000',
     }));
-    expect(book.delayMs(key, 0)).toBe(1250);
-    const release = book.share(key);
-    const other = book.share(key);
-    expect(book.delayMs(key, 0)).toBe(2500);
+    expect(rateLimits.delayMs(key, 0)).toBe(1250);
+    const release = rateLimits.share(key);
+    const other = rateLimits.share(key);
+    expect(rateLimits.delayMs(key, 0)).toBe(2500);
     other();
     other();
-    expect(book.delayMs(key, 0)).toBe(1250);
+    expect(rateLimits.delayMs(key, 0)).toBe(1250);
     release();
     now += 4000;
-    expect(book.delayMs(key, 0)).toBe(250);
-    book.observe('PATCH', '/channels/1234567890123456789/messages/1', headers({}));
-    book.observe('PATCH', '/channels/1234567890123456789/messages/1111111111111111111', headers({
+    expect(rateLimits.delayMs(key, 0)).toBe(250);
+    rateLimits.observe('PATCH', '/channels/1234567890123456789/messages/1', headers({}));
+    rateLimits.observe('PATCH', '/channels/1234567890123456789/messages/1111111111111111111', headers({
       'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset-after': '0.700',
     }));
-    expect(book.delayMs(key, 0)).toBe(700);
+    expect(rateLimits.delayMs(key, 0)).toBe(700);
     now += 701;
-    expect(book.delayMs(key, 0)).toBe(0);
+    expect(rateLimits.delayMs(key, 0)).toBe(0);
   });
 });

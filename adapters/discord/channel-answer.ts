@@ -1,0 +1,82 @@
+import type { SendableChannels } from 'discord.js';
+import type { ReplyStream } from '../../src/conversation/types.ts';
+import type { Logger } from '../../src/log/logger.ts';
+import type { AnswerEvents, AnswerWriter, WrittenAnswer } from '../../src/platform/platform.ts';
+import { renderReply } from '../../src/streaming/render-reply.ts';
+import { ChannelSurface } from './channel-surface.ts';
+import type { RouteRateLimits } from './route-rate-limits.ts';
+import { finishReply, reportFailure } from './finish-reply.ts';
+import type { ReplyChains } from './reply-chains.ts';
+import { startTyping } from './typing.ts';
+
+const EMPTY_ANSWER = '_(The model returned an empty answer.)_';
+
+export interface ChannelAnswerOptions {
+  channel: SendableChannels;
+  /** The question: the answer's first message replies to it. */
+  questionId: string;
+  /** The reply chain the answer continues, when it is one (a guild channel's timeline). */
+  chainRoot: Promise<string | undefined>;
+  chains: ReplyChains;
+  rateLimits: RouteRateLimits;
+  logger: Logger;
+  uploadLimitBytes: number;
+  events: AnswerEvents;
+}
+
+/** An answer written as Discord messages in the question's channel: typing until the first text, then streamed. */
+export class ChannelAnswer implements AnswerWriter {
+  readonly #surface: ChannelSurface;
+  readonly #logger: Logger;
+  readonly #typing;
+  readonly #posted: string[] = [];
+
+  constructor(options: ChannelAnswerOptions) {
+    const { channel, logger, chains, events } = options;
+    this.#logger = logger;
+    const remember = (id: string) => {
+      void options.chainRoot
+        .then((root) => (root === undefined ? undefined : chains.remember(id, root)))
+        .catch((error: unknown) => logger.warn({ err: error }, 'remembering a reply chain failed'));
+    };
+    remember(options.questionId);
+    this.#typing = startTyping(channel, logger);
+    this.#surface = new ChannelSurface({
+      channel,
+      replyTo: options.questionId,
+      rateLimits: options.rateLimits,
+      logger,
+      uploadLimitBytes: options.uploadLimitBytes,
+      onPosted: (id) => {
+        this.#typing.stop();
+        remember(id);
+        this.#posted.push(id);
+        events.posted(id);
+      },
+    });
+  }
+
+  async write(stream: ReplyStream, signal: AbortSignal): Promise<WrittenAnswer> {
+    const rendered = await renderReply(
+      stream,
+      this.#surface,
+      { failed: (error) => this.#logger.error({ err: error }, 'reply stream failed') },
+      { emptyText: EMPTY_ANSWER, signal },
+    );
+    if (!rendered.stopped) await finishReply(this.#surface, rendered, { showReasoning: false, logger: this.#logger });
+    return { messageKeys: [...this.#posted], ...(rendered.stopped && { stopped: rendered.stopped }) };
+  }
+
+  remove(messageKeys: readonly string[]): Promise<void> {
+    return this.#surface.remove(messageKeys);
+  }
+
+  fail(error: unknown): Promise<void> {
+    return reportFailure(this.#surface, error, this.#logger);
+  }
+
+  async close(): Promise<void> {
+    this.#typing.stop();
+    this.#surface.dispose();
+  }
+}

@@ -1,0 +1,94 @@
+import type { ReplyStream } from '../../src/conversation/types.ts';
+import { HeraldError } from '../../src/errors.ts';
+import type { AnswerEvents, AnswerWriter, WrittenAnswer } from '../../src/platform/platform.ts';
+import { MessageGoneError } from '../../src/streaming/surface.ts';
+import { deleteMessages } from './delete-messages.ts';
+import { messageKey, tsOfKey } from './message-key.ts';
+import { toMrkdwn } from './mrkdwn.ts';
+import type { ReplyTarget } from './reply-part.ts';
+import type { SlackRuntime } from './runtime.ts';
+import { sendReply } from './send-reply.ts';
+
+const GENERIC_FAILURE = 'Something went wrong while answering; please try again.';
+
+/** Where an answer goes and how the asker sees Herald working. */
+export interface SlackAnswerOptions {
+  target: ReplyTarget;
+  /** The question's ts: the thread it answers in is remembered for follow-ups. */
+  questionTs: string;
+  /** Assistant threads show what the bot is doing with setStatus. */
+  status?: (text: string) => Promise<void>;
+  clearStatus?: () => Promise<void>;
+}
+
+/**
+ * An answer written as Slack messages: "thinking…" (in assistant threads) from the start, the reply streamed or
+ * posted and edited, and the status cleared when the answer ends without a message that clears it.
+ */
+export class SlackAnswer implements AnswerWriter {
+  readonly #rt: SlackRuntime;
+  readonly #options: SlackAnswerOptions;
+  readonly #events: AnswerEvents;
+  /** Whether a message went into the thread (Slack then clears the status itself). */
+  #replied = false;
+
+  constructor(rt: SlackRuntime, options: SlackAnswerOptions, events: AnswerEvents) {
+    this.#rt = rt;
+    this.#options = options;
+    this.#events = events;
+    options.status?.('thinking…').catch((error: unknown) => rt.logger.debug({ err: error }, 'Slack status not shown'));
+  }
+
+  async write(stream: ReplyStream, signal: AbortSignal): Promise<WrittenAnswer> {
+    const { target, questionTs } = this.#options;
+    const { channel } = target;
+    const sent = await sendReply(this.#rt, stream, {
+      target,
+      ...(this.#options.status && { status: this.#options.status }),
+      ...(this.#options.clearStatus && { clearStatus: this.#options.clearStatus }),
+      onStoppedByUser: () => this.#events.stoppedByAsker(),
+      onPosted: (ts) => {
+        this.#replied = true;
+        this.#events.posted(messageKey(channel, ts));
+      },
+      signal: withSlackHandles(signal),
+    });
+    if (target.threadTs && sent.stopped !== 'aborted') await this.#rt.threads.remember(this.#rt.identity.teamId, channel, target.threadTs, questionTs);
+    return { messageKeys: sent.messageTs.map((ts) => messageKey(channel, ts)), ...(sent.stopped && { stopped: sent.stopped }) };
+  }
+
+  remove(messageKeys: readonly string[]): Promise<void> {
+    return deleteMessages(this.#rt.api, this.#options.target.channel, messageKeys.map(tsOfKey));
+  }
+
+  async fail(error: unknown): Promise<void> {
+    const { logger, api } = this.#rt;
+    const { channel, threadTs } = this.#options.target;
+    if (error instanceof MessageGoneError) {
+      logger.info({ channel, message: error.handle }, 'reply deleted before it was finished; stopped answering');
+      return;
+    }
+    const known = error instanceof HeraldError;
+    if (known) logger.warn({ err: error, channel }, 'Slack question not answered');
+    else logger.error({ err: error, channel }, 'Slack answer failed');
+    const text = `⚠️ ${toMrkdwn(known ? error.message : GENERIC_FAILURE)}`;
+    await api.call('chat.postMessage', channel, (c) => c.chat.postMessage({ channel, ...(threadTs && { thread_ts: threadTs }), text }));
+    this.#replied = true;
+  }
+
+  async close(): Promise<void> {
+    if (!this.#replied) await this.#options.clearStatus?.().catch(() => {});
+  }
+}
+
+/** The signal as sendReply reads it: a deleted message named by its ts rather than the core's key. */
+function withSlackHandles(signal: AbortSignal): AbortSignal {
+  const local = new AbortController();
+  const forward = () => {
+    const reason: unknown = signal.reason;
+    local.abort(reason instanceof MessageGoneError && reason.handle !== undefined ? new MessageGoneError(tsOfKey(reason.handle)) : reason);
+  };
+  if (signal.aborted) forward();
+  else signal.addEventListener('abort', forward, { once: true });
+  return local.signal;
+}
