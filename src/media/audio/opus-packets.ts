@@ -16,15 +16,23 @@ export interface OpusHead {
   channelMappingTable: number[];
 }
 
+/** The header, or undefined when it is missing or describes no valid channel layout (RFC 7845 §5.1.1). */
 export function parseOpusHead(data: Uint8Array | undefined): OpusHead | undefined {
   if (!data || data.length < 19 || String.fromCharCode(...data.subarray(0, 8)) !== 'OpusHead') return undefined;
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const channels = data[9]!;
   const base = { channels, preSkip: view.getUint16(10, true), outputGainDb: view.getInt16(16, true) / 256, mappingFamily: data[18]! };
-  if (base.mappingFamily === 0 || data.length < 21 + channels) {
+  if (base.mappingFamily === 0) {
+    if (channels < 1 || channels > 2) return undefined;
     return { ...base, streamCount: 1, coupledStreamCount: channels - 1, channelMappingTable: channels === 2 ? [0, 1] : [0] };
   }
-  return { ...base, streamCount: data[19]!, coupledStreamCount: data[20]!, channelMappingTable: [...data.subarray(21, 21 + channels)] };
+  const streamCount = data[19] ?? 0;
+  const coupledStreamCount = data[20] ?? 0;
+  const decoded = streamCount + coupledStreamCount;
+  if (channels < 1 || data.length < 21 + channels || streamCount < 1 || coupledStreamCount > streamCount || decoded > 255) return undefined;
+  const channelMappingTable = [...data.subarray(21, 21 + channels)];
+  if (channelMappingTable.some((index) => index !== 255 && index >= decoded)) return undefined;
+  return { ...base, streamCount, coupledStreamCount, channelMappingTable };
 }
 
 const FRAME_SAMPLES_48K = [480, 960, 1920, 2880, 480, 960, 1920, 2880, 480, 960, 1920, 2880, 480, 960, 480, 960, 120, 240, 480, 960, 120, 240, 480, 960, 120, 240, 480, 960, 120, 240, 480, 960];
