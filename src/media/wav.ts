@@ -1,5 +1,5 @@
 import { MediaError } from '../errors.ts';
-import { MAX_SAMPLE_RATE, unlikelyRate } from './audio/audio-limits.ts';
+import { MAX_DECODED_CHANNELS, MAX_SAMPLE_RATE, tooManyChannels, unlikelyRate } from './audio/audio-limits.ts';
 
 /** Planar audio: one Float32Array per channel, samples in -1..1. */
 export interface PcmAudio {
@@ -101,6 +101,7 @@ function parseFmt(view: DataView, at: number, size: number): Omit<WavLayout, 'da
   if (formatTag === WAVE_FORMAT_PCM || formatTag === WAVE_FORMAT_IEEE_FLOAT) {
     if (channelCount === 0 || sampleRate === 0) throw corrupt('zero channels or sample rate');
     if (sampleRate > MAX_SAMPLE_RATE) throw unlikelyRate(sampleRate);
+    if (channelCount > MAX_DECODED_CHANNELS) throw tooManyChannels(channelCount);
     const bytesPerSample = blockAlign % channelCount === 0 ? blockAlign / channelCount : 0;
     if (bytesPerSample === 0 || bytesPerSample * 8 < bitsPerSample) throw corrupt('inconsistent block size');
     if (formatTag === WAVE_FORMAT_PCM && bytesPerSample <= 4) {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
+import { OggPageWriter } from '../../src/media/speech/ogg-page-writer.ts';
 import { pdfFile } from '../fixtures/documents/pdf-file.ts';
 
 /**
@@ -168,6 +169,34 @@ export function oggChannelLie(): Buffer {
   return bytes;
 }
 
+/**
+ * An Ogg Opus stream whose OpusHead declares 255 channels in 255 streams (mapping family 255), then 500 packets in
+ * which every stream holds six empty 20 ms frames (RFC 6716 §3.2.5, self-delimited as in Appendix B): 380 KB that
+ * decode to 255 channels of two minutes of concealment noise.
+ */
+export function oggChannelBomb(): Buffer {
+  const head = Buffer.alloc(21 + 255);
+  head.write('OpusHead', 0, 'latin1');
+  head[8] = 1;
+  head[9] = 255;
+  head.writeUInt32LE(48000, 12);
+  head[18] = 255;
+  head[19] = 255;
+  head[20] = 0;
+  for (let c = 0; c < 255; c++) head[21 + c] = c;
+  const tags = Buffer.concat([Buffer.from('OpusTags', 'latin1'), le32(4), Buffer.from('bomb', 'latin1'), le32(0)]);
+  const writer = new OggPageWriter(0x0b0b);
+  writer.page([{ data: head, granule: 0n }]);
+  writer.page([{ data: tags, granule: 0n }]);
+  // TOC 0xfb: CELT fullband 20 ms, code 3; 0x06: six frames of one size; then that size, 0, in every stream but the last.
+  const selfDelimited = Buffer.from([0xfb, 0x06, 0x00]);
+  const packet = Buffer.concat([...Array<Buffer>(254).fill(selfDelimited), Buffer.from([0xfb, 0x06])]);
+  for (let page = 0; page < 250; page++) {
+    writer.page([0, 1].map((i) => ({ data: packet, granule: BigInt((page * 2 + i + 1) * 5760) })), { last: page === 249 });
+  }
+  return writer.bytes();
+}
+
 /** The WebM voice-note fixture with its audio track claiming a sampling frequency of 1e30 Hz and 255 channels. */
 export function matroskaRateLie(): Buffer {
   const bytes = Buffer.from(fixture('audio/voice-note.webm'));
@@ -192,6 +221,7 @@ export function bombs(): HostileFile[] {
     { name: 'rate-lie.wav', bytes: wavRateLie(), bomb: true, expected: /sample rate/i },
     { name: 'length-lie.wav', bytes: wavLengthLie(), bomb: false, expected: /Transcript of 0\.01 s/ },
     { name: 'channel-lie.ogg', bytes: oggChannelLie(), bomb: false, expected: DAMAGED },
+    { name: 'channel-bomb.ogg', bytes: oggChannelBomb(), bomb: true, expected: /has 255 channels/ },
     { name: 'rate-lie.webm', bytes: matroskaRateLie(), bomb: true, expected: DAMAGED },
   ];
 }

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { prepareAudioForAsr } from '../../src/media/audio/prepare-audio.ts';
 import { pdfPageImages } from '../../src/media/document/pdf-page-images.ts';
 import { prepareImage } from '../../src/media/image/prepare-image.ts';
-import { gifScreenBomb, heifSizeBomb, matroskaRateLie, pdfImageBomb, rleBmpBomb, svgFilterBomb, tiffStripBomb, wavRateLie } from '../hostile/corpus.ts';
+import { gifScreenBomb, heifSizeBomb, matroskaRateLie, oggChannelBomb, pdfImageBomb, rleBmpBomb, svgFilterBomb, tiffStripBomb, wavRateLie } from '../hostile/corpus.ts';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -43,6 +43,10 @@ describe('decompression bombs are refused from their headers, before anything la
 
   it('a WAV declaring a sample rate of 19999999 Hz', async () => {
     await expect(prepareAudioForAsr(wavRateLie())).rejects.toThrow('This audio file is damaged: it declares a sample rate of 19999999 Hz.');
+  });
+
+  it('an Ogg Opus of 380 KB declaring 255 channels, each two minutes long', async () => {
+    await expect(prepareAudioForAsr(oggChannelBomb())).rejects.toThrow('This recording has 255 channels; Herald reads recordings of up to 8.');
   });
 
   it('a WebM whose audio track declares 1e30 Hz and 255 channels', async () => {

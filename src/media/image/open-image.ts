@@ -34,7 +34,7 @@ export interface OpenedImage {
 }
 
 /** Longest sharp may work on one image (libvips checks it between tiles); a worker running sharp cannot be ended. */
-export const SHARP_TIMEOUT_SECONDS = 20;
+const SHARP_TIMEOUT_SECONDS = 20;
 /** Longest the BMP decoder may run on its worker thread. */
 const BMP_TIMEOUT_MS = 20_000;
 
