@@ -25,9 +25,22 @@ interface Measurement {
 
 /**
  * The same corpus through commit 1afb116 (the code before the hostile-input work), measured once on 2026-11-26 in
- * a throwaway worktree of that commit on this machine; `undefined` where it ran past the time limit.
+ * a throwaway worktree of that commit on this machine; absent where it ran past the time limit.
  */
-const BEFORE: Record<string, Omit<Measurement, 'shown'> | undefined> = {};
+const BEFORE: Record<string, Measurement> = {
+  'rle-bomb.bmp': { peakRssMb: 1952, longestStallMs: 6829, ms: 10946, shown: 'I see 1 image.' },
+  'screen-bomb.gif': { peakRssMb: 170, longestStallMs: 17, ms: 34, shown: 'sent on unchanged' },
+  'strip-bomb.tif': { peakRssMb: 195, longestStallMs: 38, ms: 1134, shown: 'converted to a picture' },
+  'size-bomb.heic': { peakRssMb: 174, longestStallMs: 471, ms: 619, shown: 'damaged (and a debug object on stdout)' },
+  'size-bomb.avif': { peakRssMb: 190, longestStallMs: 29, ms: 113, shown: 'damaged' },
+  'image-bomb.pdf': { peakRssMb: 2866, longestStallMs: 5521, ms: 14052, shown: 'page 1 sent as a picture' },
+  'rate-lie.wav': { peakRssMb: 312, longestStallMs: 5513, ms: 5536, shown: 'transcribed' },
+  'length-lie.wav': { peakRssMb: 160, longestStallMs: 30, ms: 81, shown: 'transcribed' },
+  'channel-lie.ogg': { peakRssMb: 162, longestStallMs: 23, ms: 46, shown: 'damaged' },
+  'channel-bomb.ogg': { peakRssMb: 1182, longestStallMs: 5494, ms: 5579, shown: 'transcribed' },
+  'rate-lie.webm': { peakRssMb: 160, longestStallMs: 94, ms: 161, shown: 'transcribed' },
+  'ten RLE BMP bombs in one message': { peakRssMb: 9153, longestStallMs: 113_385, ms: 137_662, shown: 'too many tokens' },
+};
 
 function cases(): Case[] {
   const single = bombs().map((file) => ({ label: file.name, names: [file.name] }));
@@ -55,8 +68,8 @@ function measure(root: string, serviceUrl: string, apiKey: string, warmUp: strin
 const mb = (value: number) => `${Math.round(value)} MB`;
 const ms = (value: number) => (value >= 10_000 ? `${(value / 1000).toFixed(0)} s` : value >= 1000 ? `${(value / 1000).toFixed(1)} s` : `${Math.round(value)} ms`);
 
-/** Every case through the code in `root` (this worktree by default): name → measurement. */
-export async function measureAll(root = join(import.meta.dirname, '..')): Promise<Map<string, Measurement | undefined>> {
+/** The cases (all, or those named in `only`) through the code in `root` (this worktree by default). */
+export async function measureAll(root = join(import.meta.dirname, '..'), only?: string[]): Promise<Map<string, Measurement | undefined>> {
   const emu = await startEmulator();
   const dir = mkdtempSync(join(tmpdir(), 'herald-hostile-bench-'));
   const results = new Map<string, Measurement | undefined>();
@@ -66,7 +79,7 @@ export async function measureAll(root = join(import.meta.dirname, '..')): Promis
     const fixtures = join(import.meta.dirname, '..', 'test', 'fixtures');
     const warmUp = [join(fixtures, 'images', 'marker.png'), join(fixtures, 'images', 'marker.bmp'), join(fixtures, 'audio', 'tone-s16le.wav'), join(dir, 'warm.pdf')];
     writeFileSync(warmUp[3]!, pdfFile([['An ordinary page']]));
-    for (const { label, names } of cases()) {
+    for (const { label, names } of cases().filter((c) => !only || only.includes(c.label))) {
       process.stderr.write(`bench: hostile ${label} …\n`);
       results.set(label, await measure(root, emu.url, emu.apiKey, warmUp, names.map((name) => join(dir, name))));
     }
@@ -82,7 +95,7 @@ export async function run(): Promise<{ markdown: string }> {
   const rows = cases().map(({ label }) => {
     const now = results.get(label);
     const before = BEFORE[label];
-    const then = before ? `${mb(before.peakRssMb)}, ${ms(before.longestStallMs)}, ${ms(before.ms)}` : `over ${CHILD_TIMEOUT_MS / 1000} s`;
+    const then = before ? `${before.shown}: ${mb(before.peakRssMb)}, ${ms(before.longestStallMs)}, ${ms(before.ms)}` : `over ${CHILD_TIMEOUT_MS / 1000} s`;
     if (!now) return `| ${label} | — | over ${CHILD_TIMEOUT_MS / 1000} s | | | ${then} |`;
     return `| ${label} | ${now.shown.replace(/\|/g, '\\|')} | ${mb(now.peakRssMb)} | ${ms(now.longestStallMs)} | ${ms(now.ms)} | ${then} |`;
   });
@@ -95,7 +108,7 @@ export async function run(): Promise<{ markdown: string }> {
     'Each input is sent with `herald chat --file` in a fresh process (the service emulator answers), so peak RSS is',
     "that process's own. Longest stall: the longest the event loop went without a turn while Herald worked.",
     `Goals: peak RSS at most ${PEAK_RSS_GOAL_MB} MB for any input and for a message of ten, stalls at most ${STALL_GOAL_MS} ms.`,
-    'The 1afb116 column (peak RSS, longest stall, time) was measured once, on 2026-11-26, with the same corpus',
+    'The 1afb116 column (outcome: peak RSS, longest stall, time) was measured once, on 2026-11-26, with the same corpus',
     'and harness in a throwaway worktree of commit 1afb116, the code before this work.',
     '',
     '| Input | What Herald says | Peak RSS | Longest stall | Time | 1afb116 |',

@@ -37,11 +37,16 @@ function le32(value: number): Buffer {
   return b;
 }
 
-/** An 8-bit RLE BMP declaring `width`×`height`, its data one end-of-line per row (about 2 bytes a row). */
+/**
+ * An 8-bit RLE BMP declaring `width`×`height`, every row painted by runs of 255 pixels (two bytes each), about
+ * 2 MB for 16383×16383.
+ */
 export function rleBmpBomb(width = 16383, height = 16383): Buffer {
   const palette = Buffer.from([0, 0, 0, 0, 255, 255, 255, 0]);
-  const rows = Buffer.alloc(height * 2 + 2);
-  rows[rows.length - 1] = 1; // each row "00 00" (end of line), then "00 01" (end of bitmap)
+  const row: number[] = [];
+  for (let x = 0; x < width; x += 255) row.push(Math.min(255, width - x), 1);
+  row.push(0, 0); // end of line
+  const rows = Buffer.concat([...Array<Buffer>(height).fill(Buffer.from(row)), Buffer.from([0, 1])]);
   const dataOffset = 14 + 40 + palette.length;
   const info = Buffer.concat([
     le32(40), le32(width), le32(height), le16(1), le16(8), le32(1), le32(rows.length), le32(2835), le32(2835), le32(2), le32(0),

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,6 +36,7 @@ describe('hostile files through herald chat --file', () => {
   });
   afterAll(async () => {
     await emu.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it.each(corpus.map((file) => [file.name, file] as const))('%s gets a clear answer or one line', async (_, file) => {
