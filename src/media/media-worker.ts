@@ -3,6 +3,8 @@ import { MediaError, type MediaErrorCode } from '../errors.ts';
 import type { MediaTask, MediaTaskResult, WorkerReply } from './media-worker-main.ts';
 
 const WORKER_URL = new URL('./media-worker-main.ts', import.meta.url);
+/** pdf.js keeps its parsed objects on the JS heap; pixels live outside it, within the media budget. */
+const WORKER_HEAP_MB = 256;
 
 /**
  * Runs a decoder that would hold the event loop (the BMP decoder, libheif, pdf.js) on a worker thread of its
@@ -15,7 +17,7 @@ export function runMediaTask<K extends MediaTask['kind']>(
   tooSlow: () => MediaError,
 ): Promise<MediaTaskResult<K>> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_URL, { stdout: true, stderr: true });
+    const worker = new Worker(WORKER_URL, { stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
     worker.stdout.resume();
     worker.stderr.resume();
     let settled = false;
