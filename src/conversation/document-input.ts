@@ -43,24 +43,14 @@ const LANGUAGE_BY_EXTENSION: Record<string, string> = {
 };
 
 /**
- * Reads the attached documents (all at once) and labels each one for the user's turn, together within
+ * Reads the attached documents (one after another) and labels each one for the user's turn, together within
  * `budgetTokens`: files that fit stay whole, and when they do not, the largest share the rest equally and
  * are cut at a line boundary with a visible marker and a `file_truncated` notice. A file without data, or
  * one that cannot be read, is skipped with a `file_skipped` notice naming it.
  */
 export async function readDocuments(documents: readonly IncomingDocument[], budgetTokens: number): Promise<DocumentInput> {
-  const results = await Promise.all(
-    documents.map(async (document): Promise<ReadFile | ScannedFile | { skipped: string }> => {
-      if (!document.data) return { skipped: `I skipped "${document.name}": besides images and audio, I can only read ${READABLE_DOCUMENTS}.` };
-      try {
-        return { name: document.name, content: await readDocument(document.name, document.data, mostCharsThatFit(budgetTokens)) };
-      } catch (error) {
-        if (error instanceof NoTextLayerError) return (await scannedPages(document.name, document.data)) ?? { skipped: error.message };
-        if (error instanceof MediaError) return { skipped: error.message };
-        throw error;
-      }
-    }),
-  );
+  const results: (ReadFile | ScannedFile | { skipped: string })[] = [];
+  for (const document of documents) results.push(await readOne(document, budgetTokens));
   const files = results.filter((r): r is ReadFile => 'content' in r);
   const scans = results.filter((r): r is ScannedFile => 'images' in r);
   const skipped = results.flatMap((r) => ('skipped' in r ? [r.skipped] : []));
@@ -73,6 +63,18 @@ export async function readDocuments(documents: readonly IncomingDocument[], budg
     return fitted.block;
   });
   return { blocks: [...blocks, ...scans.map((scan) => scan.block)], notices, skipped, images: scans.flatMap((scan) => scan.images) };
+}
+
+/** One document, read or skipped; one at a time, so that a message of many large files never holds them all decoded. */
+async function readOne(document: IncomingDocument, budgetTokens: number): Promise<ReadFile | ScannedFile | { skipped: string }> {
+  if (!document.data) return { skipped: `I skipped "${document.name}": besides images and audio, I can only read ${READABLE_DOCUMENTS}.` };
+  try {
+    return { name: document.name, content: await readDocument(document.name, document.data, mostCharsThatFit(budgetTokens)) };
+  } catch (error) {
+    if (error instanceof NoTextLayerError) return (await scannedPages(document.name, document.data)) ?? { skipped: error.message };
+    if (error instanceof MediaError) return { skipped: error.message };
+    throw error;
+  }
 }
 
 /** A scanned PDF as its first pages' pictures and a line saying so; undefined when it has no pictures either. */

@@ -47,6 +47,16 @@ describe('hostile files through herald chat --file', () => {
     if (run.code === 0) expectClearOutcome(file, `${run.stdout}${run.stderr}`, true);
     else expectClearOutcome(file, run.stderr.replace(/^herald: /, ''), false);
   });
+
+  it('refuses a message of ten BMP bombs with one line', async () => {
+    const bomb = corpus.find((file) => file.name === 'rle-bomb.bmp')!;
+    const paths = Array.from({ length: 10 }, (_, i) => join(dir, `bomb-${i}.bmp`));
+    for (const path of paths) writeFileSync(path, bomb.bytes);
+    const env = { API_BASE_URL: emu.url, API_KEY: emu.apiKey, THINKING: 'off', WEB_SEARCH: 'off' };
+    const run = await runCli(['chat', 'what are these?', ...paths.flatMap((path) => ['--file', path])], env);
+    expect(run).toMatchObject({ code: 1, stdout: '' });
+    expect(run.stderr).toBe('herald: The BMP image is too large to read (16383×16383); Herald reads images up to 100 megapixels.\n');
+  });
 });
 
 describe('hostile files on Discord', () => {
