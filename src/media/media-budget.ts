@@ -6,10 +6,8 @@ import { MAX_DECODE_PIXELS } from './image/image-limits.ts';
  * arrive at once, the work in progress never holds more than one maximal decode. Jobs start in arrival order.
  */
 
+/** The whole budget: also the share of a job that cannot say how much it will decode (a PDF's pages). */
 export const MEDIA_BUDGET = MAX_DECODE_PIXELS;
-
-/** The share of a job that cannot say how much it will decode (a PDF's pages, ffmpeg). */
-export const WHOLE_BUDGET = MEDIA_BUDGET;
 
 /** The smallest share a job takes, so that even tiny jobs are bounded in number. */
 const MIN_SHARE = MEDIA_BUDGET / 16;
@@ -45,7 +43,7 @@ export async function withMediaBudget<T>(weight: number, job: () => Promise<T>):
   }
 }
 
-/** Budget in use and jobs waiting, for tests and metrics. */
+/** Budget in use and jobs waiting, for the tests. */
 export function mediaBudgetState(): { inUse: number; waiting: number } {
   return { inUse, waiting: queue.length };
 }

@@ -1,4 +1,4 @@
-import { WHOLE_BUDGET, withMediaBudget } from '../media-budget.ts';
+import { MEDIA_BUDGET, withMediaBudget } from '../media-budget.ts';
 import type { OpusBackend } from '../opus-backend.ts';
 import { wavDurationSeconds } from '../wav.ts';
 import { decodeStream, isInProcessFormat } from './decode-audio.ts';
@@ -10,7 +10,7 @@ import { sniffAudio, type AudioFormat } from './sniff-audio.ts';
 export const DEFAULT_MAX_DURATION_SECONDS = 30 * 60;
 
 /** Share of the media budget a recording takes: 30 minutes of 16 kHz samples, in segments and whole, is about 120 MB. */
-const AUDIO_WEIGHT = WHOLE_BUDGET / 4;
+const AUDIO_WEIGHT = MEDIA_BUDGET / 4;
 
 export interface PrepareAudioOptions {
   /** Longest recording accepted; longer ones fail with MediaError `too_long`. Default 30 min. */

@@ -1,6 +1,6 @@
 import { MediaError } from '../../errors.ts';
 import { loadSharp } from '../image/open-image.ts';
-import { WHOLE_BUDGET, withMediaBudget } from '../media-budget.ts';
+import { MEDIA_BUDGET, withMediaBudget } from '../media-budget.ts';
 import { runMediaTask } from '../media-worker.ts';
 
 /** One scanned page: the largest picture drawn on it, as a JPEG. */
@@ -24,7 +24,7 @@ const PDF_PAGES_TIMEOUT_MS = 60_000;
  * over SCANNED_PAGE_MAX_PIXELS and images pdf.js cannot decode are left out. pdf.js runs on a media worker.
  */
 export async function pdfPageImages(bytes: Uint8Array, maxPages: number): Promise<{ pages: number; images: PdfPageImage[] }> {
-  return withMediaBudget(WHOLE_BUDGET, async () => {
+  return withMediaBudget(MEDIA_BUDGET, async () => {
     const found = await runMediaTask(
       { kind: 'pdf-pages', bytes, maxPages, maxImagePixels: SCANNED_PAGE_MAX_PIXELS },
       PDF_PAGES_TIMEOUT_MS,

@@ -1,5 +1,5 @@
 import { MediaError } from '../../errors.ts';
-import { WHOLE_BUDGET, withMediaBudget } from '../media-budget.ts';
+import { MEDIA_BUDGET, withMediaBudget } from '../media-budget.ts';
 import { decodeText } from './decode-text.ts';
 import { readPdf } from './read-pdf.ts';
 
@@ -11,7 +11,7 @@ export interface DocumentText {
 
 const PDF_SIGNATURE = '%PDF-';
 /** pdf.js holds a document's objects and one page's text at a time. */
-const PDF_TEXT_WEIGHT = WHOLE_BUDGET / 4;
+const PDF_TEXT_WEIGHT = MEDIA_BUDGET / 4;
 
 /**
  * The text of an attached file, told apart by its bytes (names and declared types are often wrong): a PDF's

@@ -4,14 +4,14 @@ import { MediaError } from '../../errors.ts';
 
 const CHILD = fileURLToPath(new URL('./svg-render-child.ts', import.meta.url));
 /** Longest an SVG may take to render: ordinary drawings take well under a second. */
-export const SVG_RENDER_TIMEOUT_MS = 5_000;
+const SVG_RENDER_TIMEOUT_MS = 5_000;
 const MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
 
 /**
- * Renders an SVG to PNG at `density` (dots per inch; 72 keeps its stated size) in a child process, killed
- * when it runs past `timeoutMs`: the child may be killed mid-render, which a thread running sharp may not.
+ * Renders an SVG to PNG at `density` (dots per inch; 72 keeps its stated size) in a child process, killed when
+ * it runs too long or writes too much: the child may be killed mid-render, which a thread running sharp may not.
  */
-export function renderSvg(svg: Buffer, density: number, tooSlow: () => MediaError, timeoutMs = SVG_RENDER_TIMEOUT_MS): Promise<Buffer> {
+export function renderSvg(svg: Buffer, density: number, tooSlow: () => MediaError): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', CHILD, String(density)], {
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -27,7 +27,7 @@ export function renderSvg(svg: Buffer, density: number, tooSlow: () => MediaErro
       child.kill('SIGKILL');
       outcome();
     };
-    const timer = setTimeout(() => settle(() => reject(tooSlow())), timeoutMs);
+    const timer = setTimeout(() => settle(() => reject(tooSlow())), SVG_RENDER_TIMEOUT_MS);
     child.stdout.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_OUTPUT_BYTES) settle(() => reject(tooSlow()));
