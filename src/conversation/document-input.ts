@@ -1,7 +1,7 @@
 import { MediaError } from '../errors.ts';
 import { READABLE_DOCUMENTS } from '../media/document/decode-text.ts';
 import { readDocument, type DocumentText } from '../media/document/read-document.ts';
-import { pdfPageImages } from '../media/document/pdf-page-images.ts';
+import { pdfPageImages, SCANNED_PAGE_MAX_PIXELS } from '../media/document/pdf-page-images.ts';
 import { lastPageIn, NoTextLayerError } from '../media/document/read-pdf.ts';
 import { estimateTextTokens } from './token-estimate.ts';
 import type { IncomingDocument, IncomingImage, ReplyEvent } from './types.ts';
@@ -77,9 +77,15 @@ async function readOne(document: IncomingDocument, budgetTokens: number): Promis
   }
 }
 
-/** A scanned PDF as its first pages' pictures and a line saying so; undefined when it has no pictures either. */
-async function scannedPages(name: string, bytes: Uint8Array): Promise<ScannedFile | undefined> {
-  const { pages, images } = await pdfPageImages(bytes, MAX_SCANNED_PAGES).catch(() => ({ pages: 0, images: [] }));
+/**
+ * A scanned PDF as its first pages' pictures and a line saying so; skipped when its pictures are too large to read,
+ * undefined when it has no pictures either.
+ */
+async function scannedPages(name: string, bytes: Uint8Array): Promise<ScannedFile | { skipped: string } | undefined> {
+  const { pages, images, oversized } = await pdfPageImages(bytes, MAX_SCANNED_PAGES).catch(() => ({ pages: 0, images: [], oversized: 0 }));
+  if (images.length === 0 && oversized > 0) {
+    return { skipped: `"${name}" is a scan whose page pictures are too large to read (over ${SCANNED_PAGE_MAX_PIXELS / 1e6} megapixels).` };
+  }
   if (images.length === 0) return undefined;
   const label = labelName(name);
   const shown = images.map((image) => image.page);

@@ -14,7 +14,7 @@ export type MediaTask =
 interface Results {
   bmp: RawImage;
   heic: RawImage;
-  'pdf-pages': { pages: number; images: PdfPagePixels[] };
+  'pdf-pages': { pages: number; images: PdfPagePixels[]; oversized: number };
 }
 
 export type MediaTaskResult<K extends MediaTask['kind']> = Results[K];

@@ -21,9 +21,10 @@ const PDF_PAGES_TIMEOUT_MS = 60_000;
 /**
  * The pictures of a PDF without a text layer (a scan: each page one image of the paper), for the vision model to
  * read instead: for each of the first `maxPages` pages, the largest image it draws. Pages without an image, images
- * over SCANNED_PAGE_MAX_PIXELS and images pdf.js cannot decode are left out. pdf.js runs on a media worker.
+ * over SCANNED_PAGE_MAX_PIXELS (counted in `oversized`) and images pdf.js cannot decode are left out. pdf.js runs
+ * on a media worker.
  */
-export async function pdfPageImages(bytes: Uint8Array, maxPages: number): Promise<{ pages: number; images: PdfPageImage[] }> {
+export async function pdfPageImages(bytes: Uint8Array, maxPages: number): Promise<{ pages: number; images: PdfPageImage[]; oversized: number }> {
   return withMediaBudget(MEDIA_BUDGET, async () => {
     const found = await runMediaTask(
       { kind: 'pdf-pages', bytes, maxPages, maxImagePixels: SCANNED_PAGE_MAX_PIXELS },
@@ -37,6 +38,6 @@ export async function pdfPageImages(bytes: Uint8Array, maxPages: number): Promis
       const jpeg = await sharp(raw, { raw: { width, height, channels } }).flatten({ background: '#ffffff' }).jpeg({ quality: 90 }).toBuffer();
       images.push({ page, width, height, jpeg });
     }
-    return { pages: found.pages, images };
+    return { pages: found.pages, images, oversized: found.oversized };
   });
 }

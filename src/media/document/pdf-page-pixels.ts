@@ -25,13 +25,24 @@ interface DecodedImage {
 
 /**
  * The pictures of a PDF without a text layer, for the first `maxPages` pages the largest image each draws. pdf.js
- * leaves out any image over `maxImagePixels` before decoding it, and any it cannot decode. Runs on a media worker
- * (pdf-page-images.ts): pdf.js decodes on the thread that calls it.
+ * leaves out any image over `maxImagePixels` before decoding it (`oversized` counts them), and any it cannot
+ * decode. Runs on a media worker (pdf-page-images.ts), whose console it takes over: pdf.js decodes on the thread
+ * that calls it.
  */
-export async function decodePdfPageImages(bytes: Uint8Array, maxPages: number, maxImagePixels: number): Promise<{ pages: number; images: PdfPagePixels[] }> {
+export async function decodePdfPageImages(
+  bytes: Uint8Array,
+  maxPages: number,
+  maxImagePixels: number,
+): Promise<{ pages: number; images: PdfPagePixels[]; oversized: number }> {
   const { getDocumentProxy, getResolvedPDFJS } = await loadPackage('unpdf', () => import('unpdf'));
   const { OPS } = await getResolvedPDFJS();
-  const pdf = await getDocumentProxy(bytes, { verbosity: 0, maxImageSize: maxImagePixels, canvasMaxAreaInBytes: maxImagePixels * 4 });
+  // pdf.js says only in a warning on the console that it left out an image over maxImageSize; the worker's
+  // console is its own, so its warnings are counted here.
+  let oversized = 0;
+  console.warn = (...args: unknown[]) => {
+    if (String(args[0]).includes('exceeded maximum allowed size')) oversized += 1;
+  };
+  const pdf = await getDocumentProxy(bytes, { verbosity: 1, maxImageSize: maxImagePixels, canvasMaxAreaInBytes: maxImagePixels * 4 });
   const images: PdfPagePixels[] = [];
   try {
     for (let number = 1; number <= Math.min(pdf.numPages, maxPages); number += 1) {
@@ -44,7 +55,7 @@ export async function decodePdfPageImages(bytes: Uint8Array, maxPages: number, m
   } finally {
     await pdf.loadingTask.destroy();
   }
-  return { pages: pdf.numPages, images };
+  return { pages: pdf.numPages, images, oversized };
 }
 
 async function largestImage(page: PDFPageProxy, paintXObject: number, paintInline: number): Promise<DecodedImage | undefined> {
