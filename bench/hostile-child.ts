@@ -12,16 +12,18 @@ import { main } from '../adapters/cli/main.ts';
 const [serviceUrl, apiKey, warmUp, ...paths] = process.argv.slice(2);
 const env = { API_BASE_URL: serviceUrl!, API_KEY: apiKey!, THINKING: 'off', WEB_SEARCH: 'off', PATH: process.env.PATH ?? '' };
 
-async function chat(files: string[]): Promise<{ code: number; output: string }> {
-  let output = '';
+/** Herald's answer and, apart, its notes and errors. */
+async function chat(files: string[]): Promise<{ code: number; answer: string; notes: string }> {
+  let answer = '';
+  let notes = '';
   const out = new PassThrough();
   const err = new PassThrough();
-  out.on('data', (chunk) => (output += chunk));
-  err.on('data', (chunk) => (output += chunk));
+  out.on('data', (chunk) => (answer += chunk));
+  err.on('data', (chunk) => (notes += chunk));
   const stdin = new PassThrough();
   stdin.end();
   const code = await main(['chat', 'what is in this?', ...files.flatMap((path) => ['--file', path])], env, { in: stdin, out, err });
-  return { code, output };
+  return { code, answer, notes };
 }
 
 /** VmHWM: unlike getrusage's maxRSS, it starts afresh in a new program instead of carrying the parent's. */
@@ -40,11 +42,12 @@ const timer = setInterval(() => {
   last = now;
 }, 1);
 const started = performance.now();
-const { code, output } = await chat(paths);
+const { code, answer, notes } = await chat(paths);
 const ms = performance.now() - started;
 longestStallMs = Math.max(longestStallMs, performance.now() - last);
 clearInterval(timer);
-const shown = output.split('\n').find((line) => line.trim() !== '' && !line.startsWith('Echo:')) ?? output.split('\n')[0] ?? '';
+const lines = [...notes.split('\n'), ...answer.split('\n').filter((line) => !line.startsWith('Echo:'))];
+const shown = lines.find((line) => line.trim() !== '') ?? '';
 process.stdout.write(
   `${JSON.stringify({ code, ms, longestStallMs, peakRssMb: peakRssMb(), shown: shown.slice(0, 160) })}\n`,
 );

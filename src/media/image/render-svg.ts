@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { MediaError } from '../../errors.ts';
 
@@ -6,6 +7,7 @@ const CHILD = fileURLToPath(new URL('./svg-render-child.ts', import.meta.url));
 /** Longest an SVG may take to render: ordinary drawings take well under a second. */
 const SVG_RENDER_TIMEOUT_MS = 5_000;
 const MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
+const RENDERER_NICENESS = 10;
 
 /**
  * Renders an SVG to PNG at `density` (dots per inch; 72 keeps its stated size) in a child process, killed when
@@ -16,6 +18,8 @@ export function renderSvg(svg: Buffer, density: number, tooSlow: () => MediaErro
     const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', CHILD, String(density)], {
       stdio: ['pipe', 'pipe', 'pipe'],
     });
+    // A slow drawing runs on while the bot answers others: it gets what CPU they leave.
+    if (child.pid !== undefined) setPriority(child.pid, RENDERER_NICENESS);
     const chunks: Buffer[] = [];
     let size = 0;
     let stderr = '';
