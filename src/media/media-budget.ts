@@ -1,10 +1,8 @@
 import { MAX_DECODE_PIXELS } from './image/image-limits.ts';
 
-/**
- * The one process-wide budget for media work (decoding images, audio and PDFs), counted in pixels of decoded
- * picture: a job takes its share before it allocates and gives it back when done, so however many files
- * arrive at once, the work in progress never holds more than one maximal decode. Jobs start in arrival order.
- */
+// The one process-wide budget for media work (decoding images, audio and PDFs), counted in pixels of decoded
+// picture: a job takes its share before it allocates and gives it back when done, so however many files arrive
+// at once, the work in progress never holds more than one maximal decode. Jobs start in arrival order.
 
 /** The whole budget: also the share of a job that cannot say how much it will decode (a PDF's pages). */
 export const MEDIA_BUDGET = MAX_DECODE_PIXELS;

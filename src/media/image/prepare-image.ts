@@ -100,9 +100,8 @@ function outputFormat(format: ImageFormat, hasAlpha: boolean): OutputFormat {
 function checkDeclaredSize(sniffed: SniffedImage, bytes: Uint8Array): void {
   const { format, width, height } = sniffed;
   if (format === 'tiff' && tiffDataTooShort(bytes)) {
-    throw new MediaError(`The TIFF image is damaged or incomplete: it declares ${width}×${height} pixels but holds far less data.`, {
-      code: 'corrupt',
-    });
+    const declared = width === undefined ? 'more pixels' : `${width}×${height} pixels`;
+    throw new MediaError(`The TIFF image is damaged or incomplete: it declares ${declared} but holds far less data.`, { code: 'corrupt' });
   }
   if (format !== 'gif' && format !== 'svg' && width !== undefined && height !== undefined && width * height > MAX_DECODE_PIXELS) {
     throw tooLargeToRead(format, width, height);
