@@ -1,7 +1,7 @@
 import { MediaError } from '../errors.ts';
 import { READABLE_DOCUMENTS } from '../media/document/decode-text.ts';
 import { readDocument, type DocumentText } from '../media/document/read-document.ts';
-import { pdfPageImages } from '../media/document/pdf-page-images.ts';
+import { pdfPageImages, SCANNED_PAGE_MAX_PIXELS } from '../media/document/pdf-page-images.ts';
 import { lastPageIn, NoTextLayerError } from '../media/document/read-pdf.ts';
 import { estimateTextTokens } from './token-estimate.ts';
 import type { IncomingDocument, IncomingImage, ReplyEvent } from './types.ts';
@@ -43,24 +43,14 @@ const LANGUAGE_BY_EXTENSION: Record<string, string> = {
 };
 
 /**
- * Reads the attached documents (all at once) and labels each one for the user's turn, together within
+ * Reads the attached documents (one after another) and labels each one for the user's turn, together within
  * `budgetTokens`: files that fit stay whole, and when they do not, the largest share the rest equally and
  * are cut at a line boundary with a visible marker and a `file_truncated` notice. A file without data, or
  * one that cannot be read, is skipped with a `file_skipped` notice naming it.
  */
 export async function readDocuments(documents: readonly IncomingDocument[], budgetTokens: number): Promise<DocumentInput> {
-  const results = await Promise.all(
-    documents.map(async (document): Promise<ReadFile | ScannedFile | { skipped: string }> => {
-      if (!document.data) return { skipped: `I skipped "${document.name}": besides images and audio, I can only read ${READABLE_DOCUMENTS}.` };
-      try {
-        return { name: document.name, content: await readDocument(document.name, document.data, mostCharsThatFit(budgetTokens)) };
-      } catch (error) {
-        if (error instanceof NoTextLayerError) return (await scannedPages(document.name, document.data)) ?? { skipped: error.message };
-        if (error instanceof MediaError) return { skipped: error.message };
-        throw error;
-      }
-    }),
-  );
+  const results: (ReadFile | ScannedFile | { skipped: string })[] = [];
+  for (const document of documents) results.push(await readOne(document, budgetTokens));
   const files = results.filter((r): r is ReadFile => 'content' in r);
   const scans = results.filter((r): r is ScannedFile => 'images' in r);
   const skipped = results.flatMap((r) => ('skipped' in r ? [r.skipped] : []));
@@ -75,9 +65,27 @@ export async function readDocuments(documents: readonly IncomingDocument[], budg
   return { blocks: [...blocks, ...scans.map((scan) => scan.block)], notices, skipped, images: scans.flatMap((scan) => scan.images) };
 }
 
-/** A scanned PDF as its first pages' pictures and a line saying so; undefined when it has no pictures either. */
-async function scannedPages(name: string, bytes: Uint8Array): Promise<ScannedFile | undefined> {
-  const { pages, images } = await pdfPageImages(bytes, MAX_SCANNED_PAGES).catch(() => ({ pages: 0, images: [] }));
+/** One document, read or skipped; one at a time, so that a message of many large files never holds them all decoded. */
+async function readOne(document: IncomingDocument, budgetTokens: number): Promise<ReadFile | ScannedFile | { skipped: string }> {
+  if (!document.data) return { skipped: `I skipped "${document.name}": besides images and audio, I can only read ${READABLE_DOCUMENTS}.` };
+  try {
+    return { name: document.name, content: await readDocument(document.name, document.data, mostCharsThatFit(budgetTokens)) };
+  } catch (error) {
+    if (error instanceof NoTextLayerError) return (await scannedPages(document.name, document.data)) ?? { skipped: error.message };
+    if (error instanceof MediaError) return { skipped: error.message };
+    throw error;
+  }
+}
+
+/**
+ * A scanned PDF as its first pages' pictures and a line saying so; skipped when its pictures are too large to read,
+ * undefined when it has no pictures either.
+ */
+async function scannedPages(name: string, bytes: Uint8Array): Promise<ScannedFile | { skipped: string } | undefined> {
+  const { pages, images, oversized } = await pdfPageImages(bytes, MAX_SCANNED_PAGES).catch(() => ({ pages: 0, images: [], oversized: 0 }));
+  if (images.length === 0 && oversized > 0) {
+    return { skipped: `"${name}" is a scan whose page pictures are too large to read (over ${SCANNED_PAGE_MAX_PIXELS / 1e6} megapixels).` };
+  }
   if (images.length === 0) return undefined;
   const label = labelName(name);
   const shown = images.map((image) => image.page);

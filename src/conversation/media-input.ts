@@ -35,31 +35,33 @@ export interface PreparedImages {
 /**
  * Image attachments as `image_url` parts. Bytes go through `prepareImage` (format conversion, size
  * limits) when it is given, else pass as they are with their declared MIME type; URLs pass as they are.
+ * One image at a time: the first that cannot be read ends the message's preparation.
  */
 export async function prepareImages(images: readonly IncomingImage[], prepareImage: PrepareImageFunction | undefined): Promise<PreparedImages> {
-  const prepared = await Promise.all(
-    images.map(async (image) => {
-      if (image.data) {
-        if (prepareImage) {
-          const ready = await prepareImage(image.data);
-          const url = `data:${ready.mime};base64,${ready.data.toString('base64')}`;
-          return { url, note: `${image.name}, ${ready.width}x${ready.height}`, tokens: estimateImageTokens(ready.width, ready.height) };
-        }
-        if (!image.mime?.startsWith('image/')) {
-          throw new MediaError(`I can't tell what kind of image "${image.name}" is.`, { code: 'unsupported_format' });
-        }
-        const url = `data:${image.mime};base64,${Buffer.from(image.data).toString('base64')}`;
-        return { url, note: image.name, tokens: UNKNOWN_IMAGE_TOKENS };
-      }
-      if (image.url) return { url: image.url, note: image.name, tokens: UNKNOWN_IMAGE_TOKENS };
-      throw new MediaError(`The image "${image.name}" has neither data nor a URL.`, { code: 'empty' });
-    }),
-  );
+  const prepared: { url: string; note: string; tokens: number }[] = [];
+  for (const image of images) prepared.push(await prepareOne(image, prepareImage));
   return {
     parts: prepared.map((p) => ({ type: 'image_url', image_url: { url: p.url } })),
     notes: prepared.map((p) => p.note),
     tokensByUrl: new Map(prepared.map((p) => [p.url, p.tokens])),
   };
+}
+
+async function prepareOne(image: IncomingImage, prepareImage: PrepareImageFunction | undefined): Promise<{ url: string; note: string; tokens: number }> {
+  if (image.data) {
+    if (prepareImage) {
+      const ready = await prepareImage(image.data);
+      const url = `data:${ready.mime};base64,${ready.data.toString('base64')}`;
+      return { url, note: `${image.name}, ${ready.width}x${ready.height}`, tokens: estimateImageTokens(ready.width, ready.height) };
+    }
+    if (!image.mime?.startsWith('image/')) {
+      throw new MediaError(`I can't tell what kind of image "${image.name}" is.`, { code: 'unsupported_format' });
+    }
+    const url = `data:${image.mime};base64,${Buffer.from(image.data).toString('base64')}`;
+    return { url, note: image.name, tokens: UNKNOWN_IMAGE_TOKENS };
+  }
+  if (image.url) return { url: image.url, note: image.name, tokens: UNKNOWN_IMAGE_TOKENS };
+  throw new MediaError(`The image "${image.name}" has neither data nor a URL.`, { code: 'empty' });
 }
 
 export interface AudioTranscript {

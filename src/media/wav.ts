@@ -1,4 +1,5 @@
 import { MediaError } from '../errors.ts';
+import { MAX_DECODED_CHANNELS, MAX_SAMPLE_RATE, tooManyChannels, unlikelyRate } from './audio/audio-limits.ts';
 
 /** Planar audio: one Float32Array per channel, samples in -1..1. */
 export interface PcmAudio {
@@ -99,6 +100,8 @@ function parseFmt(view: DataView, at: number, size: number): Omit<WavLayout, 'da
   }
   if (formatTag === WAVE_FORMAT_PCM || formatTag === WAVE_FORMAT_IEEE_FLOAT) {
     if (channelCount === 0 || sampleRate === 0) throw corrupt('zero channels or sample rate');
+    if (sampleRate > MAX_SAMPLE_RATE) throw unlikelyRate(sampleRate);
+    if (channelCount > MAX_DECODED_CHANNELS) throw tooManyChannels(channelCount);
     const bytesPerSample = blockAlign % channelCount === 0 ? blockAlign / channelCount : 0;
     if (bytesPerSample === 0 || bytesPerSample * 8 < bitsPerSample) throw corrupt('inconsistent block size');
     if (formatTag === WAVE_FORMAT_PCM && bytesPerSample <= 4) {
@@ -135,19 +138,31 @@ function sampleReader(view: DataView, kind: SampleKind, bytesPerSample: number):
   }
 }
 
-/** Decodes a WAV (RIFF, RF64 or BW64) file to planar float samples. */
-export function readWav(bytes: Uint8Array): PcmAudio {
-  const layout = parseLayout(bytes);
+function readFrames(bytes: Uint8Array, layout: WavLayout, from: number, to: number): PcmAudio {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const read = sampleReader(view, layout.kind, layout.bytesPerSample);
   const channels: Float32Array[] = [];
   for (let c = 0; c < layout.channelCount; c++) {
-    const out = new Float32Array(layout.frames);
-    let at = layout.dataOffset + c * layout.bytesPerSample;
-    for (let i = 0; i < layout.frames; i++, at += layout.blockAlign) out[i] = read(at);
+    const out = new Float32Array(to - from);
+    let at = layout.dataOffset + from * layout.blockAlign + c * layout.bytesPerSample;
+    for (let i = 0; i < out.length; i++, at += layout.blockAlign) out[i] = read(at);
     channels.push(out);
   }
   return { sampleRate: layout.sampleRate, channels };
+}
+
+/** Decodes a WAV (RIFF, RF64 or BW64) file to planar float samples. */
+export function readWav(bytes: Uint8Array): PcmAudio {
+  const layout = parseLayout(bytes);
+  return readFrames(bytes, layout, 0, layout.frames);
+}
+
+/** Decodes a WAV file piece by piece, `framesPerPiece` frames at a time, so that no piece is larger than that. */
+export function* readWavPieces(bytes: Uint8Array, framesPerPiece: number): Generator<PcmAudio> {
+  const layout = parseLayout(bytes);
+  for (let from = 0; from < layout.frames; from += framesPerPiece) {
+    yield readFrames(bytes, layout, from, Math.min(layout.frames, from + framesPerPiece));
+  }
 }
 
 /** Encodes interleaved 16-bit samples as a canonical 44-byte-header PCM WAV. */

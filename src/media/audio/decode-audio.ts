@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { MediaError } from '../../errors.ts';
-import { readWav, type PcmAudio } from '../wav.ts';
+import { readWavPieces, type PcmAudio } from '../wav.ts';
 import { createResampler } from './resample.ts';
 import { completeOggPages } from './ogg-pages.ts';
 import { demuxMatroskaAudio } from './matroska.ts';
@@ -40,6 +40,7 @@ interface DecodedChunk {
 }
 
 const CHUNK_BYTES = 64 * 1024;
+const WAV_FRAMES_PER_PIECE = 64 * 1024;
 const EMPTY_RECORDING_MAX_BYTES = 4096;
 // Zero bytes keep a frame's CRC-16 valid, so the padding is absorbed by the last frame unnoticed.
 const FLAC_TAIL_PADDING = 32;
@@ -79,12 +80,13 @@ export async function decodeStream(
   const opusOptions: OpusOptions = { sampleRate: options.opusSampleRate ?? 48000, backend: options.opusBackend };
   try {
     switch (format) {
-      case 'wav': {
-        const audio = readWav(bytes);
-        samples = audio.channels[0]!.length;
-        onAudio(audio);
+      case 'wav':
+        for (const audio of readWavPieces(bytes, WAV_FRAMES_PER_PIECE)) {
+          samples += audio.channels[0]!.length;
+          onAudio(audio);
+          await nextTurn();
+        }
         break;
-      }
       case 'ogg-opus':
         errors += await decodeOggOpus(bytes, opusOptions, deliver);
         break;

@@ -1,4 +1,5 @@
 import { MediaError } from '../../errors.ts';
+import { MAX_CHANNELS, MAX_SAMPLE_RATE } from './audio-limits.ts';
 import { readElementHeader, readFloat, readInt, readString, readUint, readVint, UNKNOWN_SIZE } from './ebml.ts';
 
 export interface MatroskaTrack {
@@ -78,6 +79,10 @@ function parseTrackEntry(bytes: Uint8Array, start: number, end: number): Matrosk
       });
     }
   });
+  if (track.type === 2 && (!Number.isFinite(track.samplingFrequency) || track.samplingFrequency > MAX_SAMPLE_RATE || track.samplingFrequency < 0)) {
+    throw damaged(`an audio track at ${track.samplingFrequency} Hz`);
+  }
+  if (track.type === 2 && (track.channels === 0 || track.channels > MAX_CHANNELS)) throw damaged(`an audio track of ${track.channels} channels`);
   return track;
 }
 

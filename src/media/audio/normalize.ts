@@ -1,6 +1,7 @@
 import { MediaError } from '../../errors.ts';
 import { toInt16 as sampleToInt16 } from '../speech/samples.ts';
 import { writeWav, type PcmAudio } from '../wav.ts';
+import { MAX_SAMPLE_RATE, unlikelyRate } from './audio-limits.ts';
 import { createResampler, type Resampler } from './resample.ts';
 
 /** Speech recognition gets 16 kHz mono 16-bit PCM: what ASR models are trained on, and half the bytes of 32 kHz. */
@@ -61,6 +62,7 @@ export function createMonoPcmCollector(options: { maxDurationSeconds?: number } 
       seconds += frames / audio.sampleRate;
       if (seconds > max) throw tooLong(max);
       if (audio.sampleRate !== rate) {
+        if (!(audio.sampleRate >= 1 && audio.sampleRate <= MAX_SAMPLE_RATE)) throw unlikelyRate(audio.sampleRate);
         if (resampler) emit(resampler.flush());
         rate = audio.sampleRate;
         resampler = createResampler(rate, ASR_SAMPLE_RATE);

@@ -1,5 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { nativeOpus, opusBackend, type OpusBackend } from '../opus-backend.ts';
+import { MAX_DECODED_CHANNELS, tooManyChannels } from './audio-limits.ts';
 import { withOpusDecoder, type OpusSampleRate } from './wasm-decoders.ts';
 import { quietly } from './quiet-console.ts';
 
@@ -16,15 +17,23 @@ export interface OpusHead {
   channelMappingTable: number[];
 }
 
+/** The header, or undefined when it is missing or describes no valid channel layout (RFC 7845 §5.1.1). */
 export function parseOpusHead(data: Uint8Array | undefined): OpusHead | undefined {
   if (!data || data.length < 19 || String.fromCharCode(...data.subarray(0, 8)) !== 'OpusHead') return undefined;
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const channels = data[9]!;
   const base = { channels, preSkip: view.getUint16(10, true), outputGainDb: view.getInt16(16, true) / 256, mappingFamily: data[18]! };
-  if (base.mappingFamily === 0 || data.length < 21 + channels) {
+  if (base.mappingFamily === 0) {
+    if (channels < 1 || channels > 2) return undefined;
     return { ...base, streamCount: 1, coupledStreamCount: channels - 1, channelMappingTable: channels === 2 ? [0, 1] : [0] };
   }
-  return { ...base, streamCount: data[19]!, coupledStreamCount: data[20]!, channelMappingTable: [...data.subarray(21, 21 + channels)] };
+  const streamCount = data[19] ?? 0;
+  const coupledStreamCount = data[20] ?? 0;
+  const decoded = streamCount + coupledStreamCount;
+  if (channels < 1 || data.length < 21 + channels || streamCount < 1 || coupledStreamCount > streamCount || decoded > 255) return undefined;
+  const channelMappingTable = [...data.subarray(21, 21 + channels)];
+  if (channelMappingTable.some((index) => index !== 255 && index >= decoded)) return undefined;
+  return { ...base, streamCount, coupledStreamCount, channelMappingTable };
 }
 
 const FRAME_SAMPLES_48K = [480, 960, 1920, 2880, 480, 960, 1920, 2880, 480, 960, 1920, 2880, 480, 960, 480, 960, 120, 240, 480, 960, 120, 240, 480, 960, 120, 240, 480, 960, 120, 240, 480, 960];
@@ -92,6 +101,7 @@ function nativeDecoder(head: OpusHead, sampleRate: OpusSampleRate): PacketDecode
 }
 
 const PACKETS_PER_TURN = 500;
+const BATCH_SAMPLES = 4 * 1024 * 1024;
 
 /**
  * Decodes one Opus stream's packets with native libopus when it is installed (wasm otherwise),
@@ -105,6 +115,7 @@ export async function decodeOpusPackets(
   deliver: (chunk: DecodedOpusChunk) => void,
 ): Promise<void> {
   const { sampleRate } = options;
+  if (head.channels > MAX_DECODED_CHANNELS) throw tooManyChannels(head.channels);
   const native = opusBackend(options.backend) === 'native' ? nativeDecoder(head, sampleRate) : undefined;
   if (native) return decodeWith(native, head, packets, sampleRate, deliver);
   const config = {
@@ -147,9 +158,20 @@ async function decodeWith(
   const perSample48k = sampleRate / 48000;
   const gain = head.outputGainDb === 0 ? 1 : 10 ** (head.outputGainDb / 20);
   let skip = Math.round(head.preSkip * perSample48k);
-  for (let first = 0; first < packets.length; first += PACKETS_PER_TURN) {
-    const batch = packets.slice(first, first + PACKETS_PER_TURN);
-    const capacity = batch.reduce((sum, packet) => sum + opusPacketSamples(packet.data), 0) * perSample48k;
+  for (let first = 0; first < packets.length; ) {
+    // A batch holds at most PACKETS_PER_TURN packets and BATCH_SAMPLES samples over all channels: a header may
+    // declare 255 channels, and each tiny packet 120 ms of them.
+    let end = first;
+    let samples48k = 0;
+    while (end < packets.length && end - first < PACKETS_PER_TURN) {
+      const next = opusPacketSamples(packets[end]!.data);
+      if (end > first && (samples48k + next) * perSample48k * head.channels > BATCH_SAMPLES) break;
+      samples48k += next;
+      end += 1;
+    }
+    const batch = packets.slice(first, end);
+    first = end;
+    const capacity = samples48k * perSample48k;
     const channelData = Array.from({ length: head.channels }, () => new Float32Array(capacity));
     const errors: unknown[] = [];
     let length = 0;

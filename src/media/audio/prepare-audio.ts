@@ -1,3 +1,4 @@
+import { MEDIA_BUDGET, withMediaBudget } from '../media-budget.ts';
 import type { OpusBackend } from '../opus-backend.ts';
 import { wavDurationSeconds } from '../wav.ts';
 import { decodeStream, isInProcessFormat } from './decode-audio.ts';
@@ -7,6 +8,9 @@ import { dataUrlLength, DEFAULT_MAX_BASE64_BYTES, prepareForTranscription, type 
 import { sniffAudio, type AudioFormat } from './sniff-audio.ts';
 
 export const DEFAULT_MAX_DURATION_SECONDS = 30 * 60;
+
+/** Share of the media budget a recording takes: 30 minutes of 16 kHz samples, in segments and whole, is about 120 MB. */
+const AUDIO_WEIGHT = MEDIA_BUDGET / 4;
 
 export interface PrepareAudioOptions {
   /** Longest recording accepted; longer ones fail with MediaError `too_long`. Default 30 min. */
@@ -36,6 +40,10 @@ export interface PreparedAudio {
  * Throws MediaError (empty, corrupt, unsupported_format, too_long, ffmpeg_missing, conversion_failed).
  */
 export async function prepareAudioForAsr(bytes: Uint8Array, options: PrepareAudioOptions = {}): Promise<PreparedAudio> {
+  return withMediaBudget(AUDIO_WEIGHT, () => prepare(bytes, options));
+}
+
+async function prepare(bytes: Uint8Array, options: PrepareAudioOptions): Promise<PreparedAudio> {
   const maxDurationSeconds = options.maxDurationSeconds ?? DEFAULT_MAX_DURATION_SECONDS;
   const maxBase64Bytes = options.maxBase64Bytes ?? DEFAULT_MAX_BASE64_BYTES;
   const { format, label } = sniffAudio(bytes);

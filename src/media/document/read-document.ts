@@ -1,4 +1,5 @@
 import { MediaError } from '../../errors.ts';
+import { MEDIA_BUDGET, withMediaBudget } from '../media-budget.ts';
 import { decodeText } from './decode-text.ts';
 import { readPdf } from './read-pdf.ts';
 
@@ -9,6 +10,8 @@ export interface DocumentText {
 }
 
 const PDF_SIGNATURE = '%PDF-';
+/** pdf.js holds a document's objects and one page's text at a time. */
+const PDF_TEXT_WEIGHT = MEDIA_BUDGET / 4;
 
 /**
  * The text of an attached file, told apart by its bytes (names and declared types are often wrong): a PDF's
@@ -16,7 +19,7 @@ const PDF_SIGNATURE = '%PDF-';
  * message names it. A PDF's pages are read only until `maxChars` are in hand.
  */
 export async function readDocument(name: string, bytes: Uint8Array, maxChars = Infinity): Promise<DocumentText> {
-  if (isPdf(bytes)) return readPdf(name, bytes, maxChars);
+  if (isPdf(bytes)) return withMediaBudget(PDF_TEXT_WEIGHT, () => readPdf(name, bytes, maxChars));
   const text = decodeText(name, bytes);
   if (text.trim() === '') throw new MediaError(`"${name}" is empty.`, { code: 'empty' });
   return { text };

@@ -186,7 +186,7 @@ export function decodeBmp(bytes: Uint8Array): RawImage {
   const { width, height, bitsPerPixel, compression } = header;
   if (width <= 0 || height === 0) throw corrupt('no pixels');
   if (width * height > MAX_DECODE_PIXELS) {
-    throw new MediaError(`The image is too large to process (${width}x${height} pixels).`, { code: 'too_large' });
+    throw new MediaError(`The BMP image is too large to read (${width}×${height}).`, { code: 'too_large' });
   }
   // OS/2 2.x headers reuse compression numbers 3 and 4 for Huffman and RLE24, which are not bit fields.
   const os2 = header.headerSize === 64 && compression > BI_RLE4;

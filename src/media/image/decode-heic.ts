@@ -1,13 +1,19 @@
+import { MediaError } from '../../errors.ts';
 import { loadPackage } from '../../load-package.ts';
-import type { RawImage } from './raw-image.ts';
-import { dropOpaqueAlpha } from './raw-image.ts';
+import { runMediaTask } from '../media-worker.ts';
+import { rawImageFrom, type RawImage } from './raw-image.ts';
+
+const HEIC_TIMEOUT_MS = 60_000;
 
 /**
- * Decodes the primary image of an HEVC-coded HEIC/HEIF file with libheif compiled to WebAssembly, for when
- * sharp's prebuilt libvips (which carries no HEVC decoder) cannot. libheif is loaded with the first such file.
+ * Decodes an HEVC-coded HEIC/HEIF file with libheif on a media worker: its WebAssembly would hold the event
+ * loop for the whole decode, and it prints failures on the console. The package is loaded here first, so that a
+ * missing one is named as such.
  */
 export async function decodeHeic(bytes: Uint8Array): Promise<RawImage> {
-  const { default: decodeHeicFile } = await loadPackage('heic-decode', () => import('heic-decode'));
-  const { width, height, data } = await decodeHeicFile({ buffer: bytes });
-  return dropOpaqueAlpha({ data: Buffer.from(data.buffer, data.byteOffset, data.byteLength), width, height, channels: 4 });
+  await loadPackage('heic-decode', async () => undefined);
+  const image = await runMediaTask({ kind: 'heic', bytes }, HEIC_TIMEOUT_MS, () =>
+    new MediaError('Decoding this HEIC image took too long; Herald gave up.', { code: 'too_large' }),
+  );
+  return rawImageFrom(image);
 }

@@ -1,10 +1,12 @@
 import { MediaError } from '../../errors.ts';
 import type { OutputFormat } from './encode-image.ts';
 import { encodeWithinLimit } from './encode-image.ts';
-import { base64Length, SERVICE_MAX_BASE64_CHARS, SERVICE_MAX_PIXELS } from './image-limits.ts';
-import { openImage, readFailure } from './open-image.ts';
-import type { ImageFormat } from './sniff-image.ts';
+import { withMediaBudget } from '../media-budget.ts';
+import { base64Length, MAX_DECODE_PIXELS, SERVICE_MAX_BASE64_CHARS, SERVICE_MAX_PIXELS } from './image-limits.ts';
+import { openImage, readFailure, tooLargeToRead } from './open-image.ts';
+import type { ImageFormat, SniffedImage } from './sniff-image.ts';
 import { sniffImage } from './sniff-image.ts';
+import { tiffDataTooShort } from './tiff-strips.ts';
 
 /** The formats the service accepts (service-api.md §8). */
 export type ServiceImageMime = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp' | 'image/bmp';
@@ -90,6 +92,31 @@ function outputFormat(format: ImageFormat, hasAlpha: boolean): OutputFormat {
 }
 
 /**
+ * Refuses, before anything is decoded, an image whose header declares more pixels than Herald decodes, or (a
+ * TIFF) more than its data could hold. A GIF's logical screen is not decoded, only its frames: a screen that
+ * differs from them is corrected by re-encoding instead. An SVG is drawn at a size within the budget whatever
+ * it declares; its drawing time is bounded instead (open-image.ts).
+ */
+function checkDeclaredSize(sniffed: SniffedImage, bytes: Uint8Array): void {
+  const { format, width, height } = sniffed;
+  if (format === 'tiff' && tiffDataTooShort(bytes)) {
+    const declared = width === undefined ? 'more pixels' : `${width}×${height} pixels`;
+    throw new MediaError(`The TIFF image is damaged or incomplete: it declares ${declared} but holds far less data.`, { code: 'corrupt' });
+  }
+  if (format !== 'gif' && format !== 'svg' && width !== undefined && height !== undefined && width * height > MAX_DECODE_PIXELS) {
+    throw tooLargeToRead(format, width, height);
+  }
+}
+
+/** Share of the media budget an image takes while it is decoded: its declared pixels, or all when unknown. */
+function decodeWeight(sniffed: SniffedImage, maxPixels: number): number {
+  const { format, width, height } = sniffed;
+  if (format === 'svg') return maxPixels;
+  if (format === 'gif' || width === undefined || height === undefined) return MAX_DECODE_PIXELS;
+  return width * height;
+}
+
+/**
  * Turns a user's image file into one the service accepts: a JPEG, PNG, GIF, WebP or BMP within the pixel
  * budget and the Base64 limit passes through untouched; anything else is turned upright, downscaled
  * (keeping its aspect ratio) and re-encoded, in its own format where possible (BMP becomes PNG), and
@@ -102,15 +129,22 @@ export async function prepareImage(bytes: Uint8Array, opts: PrepareImageOptions 
   if (bytes.length === 0) throw new MediaError('The image file is empty.', { code: 'empty' });
   const sniffed = sniffImage(bytes);
   if (!sniffed) throw notAnImage(bytes);
+  checkDeclaredSize(sniffed, bytes);
+  return withMediaBudget(decodeWeight(sniffed, maxPixels), () => convert(Buffer.from(bytes), sniffed, maxPixels, maxBase64));
+}
+
+async function convert(input: Buffer, sniffed: SniffedImage, maxPixels: number, maxBase64: number): Promise<PreparedImage> {
   const { format } = sniffed;
-  const input = Buffer.from(bytes);
   const opened = await openImage(input, sniffed, maxPixels);
   const { source } = opened;
   const size = fitWithin(source.width, source.height, maxPixels);
   const passMime = PASS_THROUGH[format];
+  // The service reads the header's size: one that disagrees with the pixels (a GIF's screen) is re-encoded.
+  const headerAgrees = sniffed.width === undefined || (sniffed.width === source.width && sniffed.height === source.height);
   try {
     if (
       passMime &&
+      headerAgrees &&
       !opened.reoriented &&
       size.width === source.width &&
       size.height === source.height &&

@@ -89,7 +89,7 @@ function sniffWebp(bytes: Uint8Array, view: DataView): SniffedImage {
 
 function sniffTiff(bytes: Uint8Array, view: DataView): SniffedImage {
   const little = bytes[0] === 0x49;
-  if (view.getUint16(2, little) !== 42) return sized('tiff');
+  if (bytes.length < 8 || view.getUint16(2, little) !== 42) return sized('tiff');
   const ifd = view.getUint32(4, little);
   if (ifd + 2 > bytes.length) return sized('tiff');
   const entries = view.getUint16(ifd, little);

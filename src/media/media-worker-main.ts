@@ -1,0 +1,56 @@
+import { parentPort } from 'node:worker_threads';
+import { HeraldError } from '../errors.ts';
+import { decodeBmp } from './image/bmp-decode.ts';
+import { decodeHeicPixels } from './image/heic-pixels.ts';
+import type { RawImage } from './image/raw-image.ts';
+import { decodePdfPageImages, type PdfPagePixels } from './document/pdf-page-pixels.ts';
+
+/** The jobs a media worker runs (see media-worker.ts); the input bytes are moved to the worker, not copied. */
+export type MediaTask =
+  | { kind: 'bmp'; bytes: Uint8Array }
+  | { kind: 'heic'; bytes: Uint8Array }
+  | { kind: 'pdf-pages'; bytes: Uint8Array; maxPages: number; maxImagePixels: number };
+
+interface Results {
+  bmp: RawImage;
+  heic: RawImage;
+  'pdf-pages': { pages: number; images: PdfPagePixels[]; oversized: number };
+}
+
+export type MediaTaskResult<K extends MediaTask['kind']> = Results[K];
+
+export type WorkerReply<K extends MediaTask['kind']> =
+  | { result: MediaTaskResult<K> }
+  | { error: { message: string; code?: string } };
+
+async function run(task: MediaTask): Promise<{ result: unknown; transfer: ArrayBuffer[] }> {
+  switch (task.kind) {
+    case 'bmp': {
+      const image = decodeBmp(task.bytes);
+      return { result: image, transfer: [image.data.buffer as ArrayBuffer] };
+    }
+    case 'heic': {
+      const image = await decodeHeicPixels(task.bytes);
+      return { result: image, transfer: [image.data.buffer as ArrayBuffer] };
+    }
+    case 'pdf-pages': {
+      const found = await decodePdfPageImages(task.bytes, task.maxPages, task.maxImagePixels);
+      return { result: found, transfer: found.images.map((image) => image.data.buffer as ArrayBuffer) };
+    }
+  }
+}
+
+parentPort!.once('message', (task: MediaTask) => {
+  run(task).then(
+    ({ result, transfer }) => parentPort!.postMessage({ result }, transfer),
+    (error: unknown) => {
+      const failure = error instanceof Error ? error : new Error(String(error));
+      parentPort!.postMessage({
+        error: {
+          message: failure.message,
+          ...(failure instanceof HeraldError && { code: failure.code }),
+        },
+      });
+    },
+  );
+});
