@@ -1,7 +1,7 @@
 import { ChatChunkReader } from './chat-chunk-reader.ts';
 import { bodyGist } from './error-response.ts';
 import { ResponseFormatError, type ServiceError } from './errors.ts';
-import { ServiceRequest, STOPPED } from './service-request.ts';
+import { type ServiceRequest, STOPPED } from './service-request.ts';
 import { MessagesEventReader } from './messages-event-reader.ts';
 import { ResultCollector, deltasFromResult, resultFromChat, resultFromMessages } from './results.ts';
 import { SseDecoder } from './sse-decoder.ts';

@@ -109,7 +109,7 @@ describe('downloads from a host that lies', () => {
   const closed: boolean[] = [];
 
   beforeAll(async () => {
-    server = createServer((req, res) => {
+    server = createServer((_req, res) => {
       res.on('close', () => closed.push(!res.writableFinished));
       serve(res);
     });

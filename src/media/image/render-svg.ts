@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { MediaError } from '../../errors.ts';
+import type { MediaError } from '../../errors.ts';
 
 const CHILD = fileURLToPath(new URL('./svg-render-child.ts', import.meta.url));
 /** Longest an SVG may take to render: ordinary drawings take well under a second. */
