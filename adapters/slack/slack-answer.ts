@@ -1,5 +1,5 @@
 import type { ReplyStream } from '../../src/conversation/types.ts';
-import { HeraldError } from '../../src/errors.ts';
+import { describeError, HeraldError } from '../../src/errors.ts';
 import type { AnswerEvents, AnswerWriter, WrittenAnswer } from '../../src/platform/platform.ts';
 import { MessageGoneError } from '../../src/streaming/surface.ts';
 import { deleteMessages } from './delete-messages.ts';
@@ -8,8 +8,6 @@ import { toMrkdwn } from './mrkdwn.ts';
 import type { ReplyTarget } from './reply-part.ts';
 import type { SlackRuntime } from './runtime.ts';
 import { sendReply } from './send-reply.ts';
-
-const GENERIC_FAILURE = 'Something went wrong while answering; please try again.';
 
 /** Where an answer goes and how the asker sees Herald working. */
 export interface SlackAnswerOptions {
@@ -71,7 +69,7 @@ export class SlackAnswer implements AnswerWriter {
     const known = error instanceof HeraldError;
     if (known) logger.warn({ err: error, channel }, 'Slack question not answered');
     else logger.error({ err: error, channel }, 'Slack answer failed');
-    const text = `⚠️ ${toMrkdwn(known ? error.message : GENERIC_FAILURE)}`;
+    const text = `⚠️ ${toMrkdwn(describeError(error).message)}`;
     await api.call('chat.postMessage', channel, (c) => c.chat.postMessage({ channel, ...(threadTs && { thread_ts: threadTs }), text }));
     this.#replied = true;
   }

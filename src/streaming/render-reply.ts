@@ -1,6 +1,7 @@
 import type { ReplyStream, ReplyUsage, StatusPhase } from '../conversation/types.ts';
 import type { Citation } from '../service/types.ts';
 import { StreamingReply, type StreamingReplyOptions } from './streaming-reply.ts';
+import { describeError } from '../errors.ts';
 import { MessageGoneError, type ReplySurface } from './surface.ts';
 
 export interface RenderedAttachment {
@@ -130,7 +131,8 @@ export async function renderReply(
       }
     }
   } catch (error) {
-    result.error = { code: 'internal', message: 'Something went wrong while answering; please try again.' };
+    const report = describeError(error);
+    result.error = { code: report.kind, message: report.message };
     closingLine(`⚠️ ${result.error.message}`);
     hooks.failed?.(error);
   } finally {

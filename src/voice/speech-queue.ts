@@ -1,5 +1,5 @@
 import type { SpeechInput } from '../capabilities/synthesize.ts';
-import { HeraldError } from '../errors.ts';
+import { describeError } from '../errors.ts';
 import type { Logger } from '../log/logger.ts';
 import type { OpusFrameStreamOptions } from '../media/speech/opus-frame-stream.ts';
 import { startLiveSpeech, warmUpLiveSpeech, type LiveSpeech } from './live-speech.ts';
@@ -203,7 +203,8 @@ export class SpeechQueue {
     }
     if (synthesis.status === 'failed') {
       this.#options.logger.warn({ err: synthesis.error }, 'voice: speech synthesis failed');
-      const reason = synthesis.error instanceof HeraldError ? ` ${synthesis.error.message}` : '';
+      const report = describeError(synthesis.error);
+      const reason = report.kind === 'internal' ? '' : ` ${report.message}`;
       return {
         status: 'failed',
         message: (synthesis.received > 0 ? 'Speech synthesis failed partway, so I stopped speaking.' : 'Speech synthesis failed.') + reason,
