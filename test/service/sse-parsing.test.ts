@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ChatChunkReader } from '../../src/service/chat-chunk-reader.ts';
 import { ResponseFormatError, ServerError } from '../../src/service/errors.ts';
 import { MessagesEventReader } from '../../src/service/messages-event-reader.ts';
-import { SseDecoder } from '../../src/service/sse-decoder.ts';
+import { MAX_EVENT_CHARS, SseDecoder } from '../../src/service/sse-decoder.ts';
 import type { ChatDelta } from '../../src/service/types.ts';
 
 const base = { id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'svc-v2.5-pro' };
@@ -134,6 +134,24 @@ describe('chat-completions stream parsing', () => {
     const inStream = () => parseChat([Buffer.from('data: {"error":{"message":"Model overloaded","type":"server_error"}}\n\n')]);
     expect(inStream).toThrow(ServerError);
     expect(inStream).toThrow('The AI service failed while answering: Model overloaded.');
+  });
+
+  it('refuses an event that never ends instead of holding it in memory, and lets a large real one through', () => {
+    const endless = Buffer.alloc(64 * 1024, 'x');
+    const decoder = new SseDecoder(() => {});
+    decoder.push(Buffer.from('data: '));
+    let fed = 0;
+    const feed = () => {
+      while (fed <= MAX_EVENT_CHARS) {
+        decoder.push(endless);
+        fed += endless.length;
+      }
+    };
+    expect(feed).toThrow(ResponseFormatError);
+    expect(fed).toBeLessThanOrEqual(MAX_EVENT_CHARS + endless.length);
+    const large = 'y'.repeat(MAX_EVENT_CHARS / 2);
+    const events = parseChat([Buffer.from(`data: ${chunk({ content: large })}\n\n`), Buffer.from(`data: ${chunk({ content: large })}\n\n`)]);
+    expect(events.filter((d) => d.type === 'content')).toHaveLength(2);
   });
 });
 
