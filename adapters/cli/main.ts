@@ -68,7 +68,7 @@ export async function main(argv: string[], env: Env, io: CliIo): Promise<number>
       // Memory of a terminal session lives only as long as the session.
       const shellConfig = { ...config, storeUrl: 'memory://' };
       core = await createCore(shellConfig, oneShotLogger(config, env, secrets));
-      await runShell(core, io);
+      await runShell(core, io, secrets);
       return 0;
     }
     core = await createCore({ ...config, storeUrl: 'memory://' }, oneShotLogger(config, env, secrets));

@@ -1,44 +1,54 @@
 import { createInterface } from 'node:readline/promises';
 import type { WebSearchMode } from '../../src/config/config.ts';
 import type { Core } from '../../src/core.ts';
-import type { ConversationKey, RequestOverrides } from '../../src/conversation/types.ts';
-import { ReplyFailed } from './cli-error.ts';
-import { writeReply, type TerminalOutput } from './terminal-reply.ts';
+import type { ConversationKey } from '../../src/conversation/types.ts';
+import { QuestionFlow } from '../../src/platform/question-flow.ts';
+import { shellQuestion, type ShellSession } from './shell-question.ts';
+import type { TerminalOutput } from './terminal-reply.ts';
 
 const HELP = `Type a message and press Enter. Commands: /reset (forget the conversation), /think on|off,
 /search off|auto|force, /help, /exit. Ctrl+C stops an answer; Ctrl+D leaves.`;
 
 /** Runs a shell command line (`/reset`, `/think on`…); returns what to tell the user, or undefined for chat text. */
-async function shellCommand(line: string, core: Core, key: ConversationKey, overrides: RequestOverrides): Promise<string | undefined> {
+async function shellCommand(line: string, core: Core, key: ConversationKey): Promise<string | undefined> {
   if (line === '/help') return HELP;
   if (line === '/reset') {
     await core.engine.reset(key);
     return 'Forgot the conversation.';
   }
+  // The terminal's settings, kept with the session's memory.
+  const scope = { platform: key.platform, channelId: key.channelId };
   const think = /^\/think (on|off)$/.exec(line);
   if (think) {
-    overrides.thinking = think[1] === 'on';
+    await core.engine.updateSettings(scope, { thinking: think[1] === 'on' });
     return `Thinking ${think[1]}.`;
   }
   const search = /^\/search (off|auto|force)$/.exec(line);
   if (search) {
-    overrides.webSearch = search[1] as WebSearchMode;
+    await core.engine.updateSettings(scope, { webSearch: search[1] as WebSearchMode });
     return `Web search ${search[1]}.`;
   }
   if (line.startsWith('/')) return `Unknown command ${line.split(/\s/)[0]}. ${HELP}`;
   return undefined;
 }
 
-/** An interactive chat in the terminal, for when no platform token is set. */
-export async function runShell(core: Core, io: TerminalOutput & { in: NodeJS.ReadableStream }): Promise<void> {
+/**
+ * An interactive chat in the terminal, for when no platform token is set: a platform whose every line is a Question
+ * answered by the core's QuestionFlow. Ctrl-C stops an answer being written, or else leaves.
+ */
+export async function runShell(core: Core, io: TerminalOutput & { in: NodeJS.ReadableStream }, secrets: readonly string[]): Promise<void> {
   const input = createInterface({ input: io.in, output: io.err, terminal: Boolean((io.in as { isTTY?: boolean }).isTTY) });
-  const key: ConversationKey & { threadId: string } = { platform: 'cli', channelId: 'terminal', threadId: `shell-${process.pid}` };
-  const overrides: RequestOverrides = {};
-  let current: AbortController | undefined;
+  const session: ShellSession = {
+    key: { platform: 'cli', channelId: 'terminal', threadId: `shell-${process.pid}` },
+    io,
+    interrupts: input,
+    secrets,
+  };
+  const flow = new QuestionFlow({ platform: 'cli', core, logger: core.logger });
+  let answering = false;
   let turn = 0;
   input.on('SIGINT', () => {
-    if (current) current.abort();
-    else input.close();
+    if (!answering) input.close();
   });
   io.err.write(`Herald chat shell (no Discord or Slack token set). ${HELP}\n`);
   const prompt = () => io.err.write('you> ');
@@ -51,28 +61,18 @@ export async function runShell(core: Core, io: TerminalOutput & { in: NodeJS.Rea
         continue;
       }
       if (line === '/exit' || line === '/quit') break;
-      const command = await shellCommand(line, core, key, overrides);
+      const command = await shellCommand(line, core, session.key);
       if (command !== undefined) {
         io.err.write(`${command}\n`);
         prompt();
         continue;
       }
-      current = new AbortController();
       turn += 1;
-      const message = {
-        ...key,
-        messageId: `${key.threadId}-${turn}`,
-        author: { id: 'local', displayName: 'you' },
-        text: line,
-        isDirect: true,
-      };
+      answering = true;
       try {
-        await writeReply(core.engine.handle(message, { signal: current.signal, overrides }), io, { showStatus: true });
-      } catch (error) {
-        if (!(error instanceof ReplyFailed)) throw error;
-        io.err.write(`herald: ${error.message}\n`);
+        await flow.asked(shellQuestion(session, turn, line));
       } finally {
-        current = undefined;
+        answering = false;
       }
       prompt();
     }

@@ -45,8 +45,8 @@ export interface AnswerWriter {
    * abort of `signal` stops it where it is; a MessageGoneError reason names a message of it that was deleted.
    */
   write(stream: ReplyStream, signal: AbortSignal): Promise<WrittenAnswer>;
-  /** Deletes messages of an answer; one already deleted is left at that. */
-  remove(messageKeys: readonly string[]): Promise<void>;
+  /** Deletes messages of an answer; one already deleted is left at that. Absent where nothing shown can be taken back (a terminal). */
+  remove?(messageKeys: readonly string[]): Promise<void>;
   /** Says in one short line that the answer could not be given (a HeraldError's own message, else a generic one). */
   fail(error: unknown): Promise<void>;
   /** The answer is over: typing and status indicators stop. */

@@ -171,7 +171,7 @@ export class QuestionFlow {
       const writer = this.#open(question, stops, watched);
       try {
         const old = await this.#answered.get(question.key);
-        await writer.remove(old?.answerKeys ?? []);
+        await writer.remove?.(old?.answerKeys ?? []);
         await this.#show(question, incoming, stream, writer, stops);
       } catch (error) {
         await this.#fail(question, writer, error, stops);
@@ -219,7 +219,7 @@ export class QuestionFlow {
     const written = await writer.write(stream, stops.withdraw.signal);
     if (written.stopped === 'aborted') {
       this.#logger.info({ question: question.key, removed: written.messageKeys.length }, 'question withdrawn while it was answered; stopped and removed the answer');
-      await writer.remove(written.messageKeys).catch((error: unknown) => this.#logger.warn({ err: error }, 'removing the answer to a withdrawn question failed'));
+      await writer.remove?.(written.messageKeys).catch((error: unknown) => this.#logger.warn({ err: error }, 'removing the answer to a withdrawn question failed'));
       return;
     }
     if (written.stopped === 'deleted') this.#logger.info({ question: question.key, messages: written.messageKeys }, 'reply deleted while it was being written; stopped answering');
