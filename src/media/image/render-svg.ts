@@ -17,6 +17,8 @@ export function renderSvg(svg: Buffer, density: number, tooSlow: () => MediaErro
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', CHILD, String(density)], {
       stdio: ['pipe', 'pipe', 'pipe'],
+      // It parses a stranger's file: it gets none of Herald's keys and tokens.
+      env: {},
     });
     // A slow drawing runs on while the bot answers others: it gets what CPU they leave.
     if (child.pid !== undefined) setPriority(child.pid, RENDERER_NICENESS);
