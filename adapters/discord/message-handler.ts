@@ -86,7 +86,7 @@ export class MessageHandler {
       key: message.id,
       text: content.content,
       sentAt: message.createdTimestamp,
-      read: async () => this.#incoming(message, content, await conversationOf(), trigger, botId),
+      read: async (signal) => this.#incoming(message, content, await conversationOf(), trigger, botId, signal),
       recentMessages: recentMessages(channel, message.id),
       openAnswer: (events) =>
         new ChannelAnswer({
@@ -103,11 +103,18 @@ export class MessageHandler {
     };
   }
 
-  async #incoming(message: Message, content: VisibleContent, conversation: ConversationLocation, trigger: Trigger, botId: string): Promise<IncomingMessage> {
+  async #incoming(
+    message: Message,
+    content: VisibleContent,
+    conversation: ConversationLocation,
+    trigger: Trigger,
+    botId: string,
+    signal: AbortSignal,
+  ): Promise<IncomingMessage> {
     const { logger, voiceNotes } = this.#deps;
     const replied = await repliedMessage(message, logger);
     const files = filesToRead(content, replied, botId);
-    const media = await collectMedia(files.attachments, { voiceMessage: files.voiceMessage, maxBytes: MAX_DOWNLOAD_BYTES });
+    const media = await collectMedia(files.attachments, { voiceMessage: files.voiceMessage, maxBytes: MAX_DOWNLOAD_BYTES, signal });
     const transcriptOnly = trigger === 'voice-note' && (await voiceNotes.get(message.guildId!)) === 'when-asked';
     return toIncomingMessage(message, { botId, conversation, visible: content, ...(replied && { replied }), media, transcriptOnly });
   }
