@@ -8,6 +8,7 @@ import { MessageGoneError } from '../streaming/surface.ts';
 import { AnsweredQuestions } from './answered-questions.ts';
 import { DeletionWatch } from './deletion-watch.ts';
 import { EventClaims } from './event-claims.ts';
+import { refuseIfLate } from './late-question.ts';
 import type { AnswerWriter, Question } from './platform.ts';
 import type { PlatformHooks } from './platform-hooks.ts';
 
@@ -131,6 +132,7 @@ export class QuestionFlow {
     const writer = this.#open(question, stops, watched);
     try {
       await this.#answered.set(question.key, { text: question.text, answerKeys: [] });
+      refuseIfLate(question.sentAt);
       const incoming = await this.#read(question, stops.signal);
       const stream = this.#core.engine.handle(incoming, this.#handleOptions(question, stops));
       await this.#show(question, incoming, stream, writer, stops);
