@@ -1,7 +1,7 @@
 import { HeraldError } from '../errors.ts';
 
 /** A question Herald gets to later than this after it was asked is refused rather than answered as if on time. */
-export const LATE_QUESTION_MS = 30_000;
+const LATE_QUESTION_MS = 30_000;
 
 function ago(ms: number): string {
   const seconds = Math.round(ms / 1000);
