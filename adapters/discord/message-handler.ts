@@ -5,7 +5,7 @@ import type { Logger } from '../../src/log/logger.ts';
 import type { Question } from '../../src/platform/platform.ts';
 import type { QuestionFlow } from '../../src/platform/question-flow.ts';
 import type { RecentMessage } from '../../src/tools/types.ts';
-import { isAllowed } from './access-policy.ts';
+import { directMessageAccess, isAllowed } from './access-policy.ts';
 import { collectMedia, MAX_DOWNLOAD_BYTES } from './attachments.ts';
 import { ChannelAnswer } from './channel-answer.ts';
 import { toIncomingMessage, type ConversationLocation } from './incoming-message.ts';
@@ -57,7 +57,7 @@ export class MessageHandler {
   async handle(message: Message): Promise<void> {
     const botId = message.client.user.id;
     const trigger = triggerOf(message, botId);
-    if (!trigger || !this.#allowed(message)) return;
+    if (!trigger || !(await this.#allowed(message))) return;
     const content = visibleContent(message);
     if (trigger === 'voice-note' && (await this.#deps.voiceNotes.get(message.guildId!)) === 'off') return;
     if (!message.channel.isSendable()) return;
@@ -69,13 +69,22 @@ export class MessageHandler {
     if (message.partial || message.editedTimestamp === null) return;
     const botId = message.client.user.id;
     const trigger = triggerOf(message, botId);
-    if (!trigger || !this.#allowed(message) || !message.channel.isSendable()) return;
+    if (!trigger || !message.channel.isSendable() || !(await this.#allowed(message))) return;
     await this.#deps.flow.edited(this.#question(message, message.channel, visibleContent(message), trigger, botId), message.editedTimestamp);
   }
 
-  #allowed(message: Message): boolean {
-    const subject = { guildId: message.guildId ?? undefined, channelIds: channelIdsOf(message), roleIds: roleIdsOf(message) };
-    return isAllowed(this.#deps.core.config.discord?.access, subject);
+  /**
+   * The operator's lists in a server; in a direct message, DISCORD_DMS. A refused DM gets no reply, as a message from
+   * someone without an allowed role in a server gets none.
+   */
+  async #allowed(message: Message): Promise<boolean> {
+    const access = this.#deps.core.config.discord?.access;
+    if (message.guildId === null) {
+      const allowed = await directMessageAccess(message.client, access).allows(message.author.id);
+      if (!allowed) this.#deps.logger.debug({ user: message.author.id }, 'direct message not answered: the sender is not a member Herald serves');
+      return allowed;
+    }
+    return isAllowed(access, { guildId: message.guildId, channelIds: channelIdsOf(message), roleIds: roleIdsOf(message) });
   }
 
   #question(message: Message, channel: SendableChannels, content: VisibleContent, trigger: Trigger, botId: string): Question {
@@ -86,7 +95,7 @@ export class MessageHandler {
       key: message.id,
       text: content.content,
       sentAt: message.createdTimestamp,
-      read: async () => this.#incoming(message, content, await conversationOf(), trigger, botId),
+      read: async (signal) => this.#incoming(message, content, await conversationOf(), trigger, botId, signal),
       recentMessages: recentMessages(channel, message.id),
       openAnswer: (events) =>
         new ChannelAnswer({
@@ -103,11 +112,18 @@ export class MessageHandler {
     };
   }
 
-  async #incoming(message: Message, content: VisibleContent, conversation: ConversationLocation, trigger: Trigger, botId: string): Promise<IncomingMessage> {
+  async #incoming(
+    message: Message,
+    content: VisibleContent,
+    conversation: ConversationLocation,
+    trigger: Trigger,
+    botId: string,
+    signal: AbortSignal,
+  ): Promise<IncomingMessage> {
     const { logger, voiceNotes } = this.#deps;
     const replied = await repliedMessage(message, logger);
     const files = filesToRead(content, replied, botId);
-    const media = await collectMedia(files.attachments, { voiceMessage: files.voiceMessage, maxBytes: MAX_DOWNLOAD_BYTES });
+    const media = await collectMedia(files.attachments, { voiceMessage: files.voiceMessage, maxBytes: MAX_DOWNLOAD_BYTES, signal });
     const transcriptOnly = trigger === 'voice-note' && (await voiceNotes.get(message.guildId!)) === 'when-asked';
     return toIncomingMessage(message, { botId, conversation, visible: content, ...(replied && { replied }), media, transcriptOnly });
   }

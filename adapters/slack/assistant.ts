@@ -88,7 +88,14 @@ export function createAssistant(rt: SlackRuntime): Assistant {
       const threadTs = event.thread_ts;
       if (!threadTs || !isFromPerson(event, rt.identity.botUserId)) return;
       rt.ask('assistant message', async (signal) => {
-        if (await store.setIfAbsent(`slack:assistant-titled:${event.channel}:${threadTs}`, '1', CONTEXT_TTL_MS)) {
+        // The title is a nicety: a store outage must not keep the question from the flow, which tells the asker.
+        const untitled = await store
+          .setIfAbsent(`slack:assistant-titled:${event.channel}:${threadTs}`, '1', CONTEXT_TTL_MS)
+          .catch((error: unknown) => {
+            rt.logger.warn({ err: error }, 'assistant title not set: the store is unavailable');
+            return false;
+          });
+        if (untitled) {
           const text = (event.text ?? '').replace(/\s+/g, ' ').trim();
           if (text !== '') {
             const title = text.length > TITLE_CHARS ? `${text.slice(0, TITLE_CHARS - 1)}…` : text;

@@ -1,4 +1,5 @@
 import type { Core } from '../../src/core.ts';
+import { HeraldError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import type { QuestionFlow } from '../../src/platform/question-flow.ts';
 import type { SlackApi } from './slack-api.ts';
@@ -51,10 +52,18 @@ export class WorkTracker {
   /** `tracked: false` for work whose owner already counts it as in flight. */
   run(label: string, work: (signal: AbortSignal) => Promise<void>, { tracked = true } = {}): void {
     if (this.stopping) return;
-    const done = work(this.#stop.signal).catch((error: unknown) => this.#logger.error({ err: error, work: label }, 'Slack work failed'));
+    const done = work(this.#stop.signal).catch((error: unknown) => {
+      if (!this.#cancelled(error)) this.#logger.error({ err: error, work: label }, 'Slack work failed');
+      else this.#logger.info({ work: label, reason: (error as Error).message }, 'Slack work stopped');
+    });
     this.#running.add(done);
     void done.finally(() => this.#running.delete(done));
     if (tracked && this.#track) void this.#track(done, `slack ${label}`);
+  }
+
+  /** A question withdrawn, a reply replaced or shutdown's cancellation: the work was stopped, nothing failed. */
+  #cancelled(error: unknown): boolean {
+    return (error instanceof HeraldError && error.kind === 'cancelled') || (this.stopping && error === this.#stop.signal.reason);
   }
 
   /** Cancels what is still running (replies end with a short note) and waits for it to finish. */

@@ -2,12 +2,13 @@ import { conversationKeyOf } from '../conversation/conversation-key.ts';
 import { EDIT_WINDOW_MS, replacingReply } from '../conversation/replacement.ts';
 import type { ConversationKey, HandleOptions, IncomingMessage, Replacement, ReplyStream } from '../conversation/types.ts';
 import type { Core } from '../core.ts';
-import { HeraldError } from '../errors.ts';
+import { CancelledError } from '../errors.ts';
 import type { Logger } from '../log/logger.ts';
 import { MessageGoneError } from '../streaming/surface.ts';
 import { AnsweredQuestions } from './answered-questions.ts';
 import { DeletionWatch } from './deletion-watch.ts';
 import { EventClaims } from './event-claims.ts';
+import { refuseIfLate } from './late-question.ts';
 import type { AnswerWriter, Question } from './platform.ts';
 import type { PlatformHooks } from './platform-hooks.ts';
 
@@ -131,6 +132,7 @@ export class QuestionFlow {
     const writer = this.#open(question, stops, watched);
     try {
       await this.#answered.set(question.key, { text: question.text, answerKeys: [] });
+      refuseIfLate(question.sentAt);
       const incoming = await this.#read(question, stops.signal);
       const stream = this.#core.engine.handle(incoming, this.#handleOptions(question, stops));
       await this.#show(question, incoming, stream, writer, stops);
@@ -160,7 +162,8 @@ export class QuestionFlow {
         const options = { ...this.#handleOptions(question, stops), replaces };
         stream = await replacingReply(this.#core.engine.handle(incoming, options));
       } catch (error) {
-        this.#logger.warn({ err: error, question: question.key }, 'answering an edited question failed');
+        if (stops.withdraw.signal.aborted) this.#logger.info({ question: question.key }, 'edited question withdrawn before it was answered again');
+        else this.#logger.warn({ err: error, question: question.key }, 'answering an edited question failed');
         return;
       }
       if (!stream) {
@@ -185,7 +188,7 @@ export class QuestionFlow {
 
   /** Watches the question: deleting it while it is answered withdraws the answer. Returns the keys watched. */
   #watch(question: Question, stops: AnswerStops): string[] {
-    this.#deletions.watch(question.key, () => stops.withdraw.abort(new HeraldError('The question was deleted.', { code: 'cancelled' })));
+    this.#deletions.watch(question.key, () => stops.withdraw.abort(new CancelledError('The question was deleted.')));
     return [question.key];
   }
 

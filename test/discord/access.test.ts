@@ -64,11 +64,12 @@ describe('discord: allow and deny lists', () => {
 
 describe('discord: direct messages kept to members (DISCORD_DMS=members)', () => {
   let h: Harness;
+  let helpers: RoleRecord;
 
   beforeAll(async () => {
     h = await startHarness({
       env: (fake) => {
-        const helpers = fake.addRole({ name: 'helpers' });
+        helpers = fake.addRole({ name: 'helpers' });
         fake.addMember({ userId: fake.users.bob.id, roleIds: [helpers.id] });
         return { DISCORD_ALLOW_ROLES: helpers.id, DISCORD_DMS: 'members' };
       },
@@ -91,6 +92,27 @@ describe('discord: direct messages kept to members (DISCORD_DMS=members)', () =>
       ephemeral: true,
     });
     expect(await ask(fake.users.bob.id)).toMatchObject({ content: expect.stringMatching(/^\*\*You today:\*\*/) });
+  });
+
+  it('leaves a direct message from someone without an allowed role unanswered, and answers a member with one', async () => {
+    const { fake } = h;
+    const outsider = fake.addUser({ username: 'outsider' });
+    const member = fake.addUser({ username: 'member' });
+    fake.addMember({ userId: outsider.id, roleIds: [] });
+    fake.addMember({ userId: member.id, roleIds: [helpers.id] });
+    const outsiderDm = fake.dmChannelFor(outsider.id);
+    const memberDm = fake.dmChannelFor(member.id);
+
+    fake.sendMessage({ channelId: outsiderDm.id, authorId: outsider.id, content: 'hello from outside' });
+    await fake.waitFor(() => fake.requests.find((r) => r.route === '/guilds/:guild_id/members/:user_id' && r.params.user_id === outsider.id), {
+      description: "the look-up of the outsider's roles",
+    });
+    const before = h.finished;
+    fake.sendMessage({ channelId: memberDm.id, authorId: member.id, content: 'hello from a helper' });
+    await h.repliesFinished(before + 1);
+
+    expect(h.botMessages(memberDm.id).map((m) => m.content)).toEqual(['Echo: hello from a helper']);
+    expect(h.botMessages(outsiderDm.id)).toEqual([]);
   });
 });
 

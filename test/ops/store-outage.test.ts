@@ -62,4 +62,24 @@ describe.skipIf(!redisServerInstalled)('a store outage under two instances', () 
     expect(told.stream?.state ?? 'stopped').toBe('stopped');
     expect(performance.now() - asked).toBeLessThan(5000);
   });
+
+  it('Slack assistant thread: the asker is told within 5 s and "is thinking…" is cleared', async () => {
+    const started = slackFake.events.assistantThreadStarted();
+    const thread = started.assistant_thread as { channel_id: string; thread_ts: string };
+    await slackFake.deliverEvent(started);
+    const asked = performance.now();
+    const question = slackFake.events.threadReply({ text: 'still there?', channel: thread.channel_id, thread_ts: thread.thread_ts });
+    await slackFake.deliverEvent(question);
+    const told = await slackFake.waitFor(
+      () => slackFake.botMessages(thread.channel_id).find((m) => m.thread_ts === thread.thread_ts && UNREACHABLE.test(m.text)),
+      5000,
+    );
+    expect(told.stream?.state ?? 'stopped').toBe('stopped');
+    const cleared = await slackFake.waitFor(() => {
+      const state = slackFake.assistantThread(thread.channel_id, thread.thread_ts);
+      return state.status === '' && state;
+    }, 5000);
+    expect(cleared.statusHistory.map((s) => s.status)).toEqual(['is thinking…', '']);
+    expect(performance.now() - asked).toBeLessThan(5000);
+  });
 });
