@@ -81,9 +81,8 @@ export class ConversationEngine {
     const locks = new ConversationLocks(deps.store, deps.logger, deps.lock);
     const ttlMs = conversation.historyTtlSeconds * 1000;
     this.#history = new ConversationHistory(deps.store, { ttlMs, budgetTokens: conversation.contextTokens, locks, now: () => this.#now().getTime() });
-    const { chat, transcribe, prepareImage, prepareAudio } = deps;
     const tools = deps.tools ?? new ToolRegistry(builtinTools);
-    this.#answerDeps = { config: deps.config, logger: deps.logger, now: this.#now, history: this.#history, chat, tools, transcribe, prepareImage, prepareAudio };
+    this.#answerDeps = { ...deps, now: this.#now, history: this.#history, tools };
     this.#settings = new SettingsStore(deps.store);
     this.#ledger = new UsageLedger(deps.store, timezone);
     this.#admission = new Admission({
@@ -244,6 +243,7 @@ export class ConversationEngine {
     const where = { err: error, platform: message.platform, channel: message.channelId };
     if (report.kind === 'internal') this.#logger.error(where, 'reply failed');
     else if (report.kind === 'service') this.#logger.warn(where, 'service request failed');
-    return { type: 'error', code: report.kind, message: report.message, ...(report.retryAfterMs !== undefined && { retryAfterMs: report.retryAfterMs }) };
+    const { kind, ...shown } = report;
+    return { type: 'error', code: kind, ...shown };
   }
 }
