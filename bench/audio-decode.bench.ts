@@ -24,8 +24,29 @@ function makeVoiceNote(ffmpeg: string, dir: string): Uint8Array {
   const speech = fileURLToPath(new URL('../test/fixtures/audio/speech-flac.ogg', import.meta.url));
   const note = join(dir, 'note.ogg');
   execFileSync(ffmpeg, [
-    '-nostdin', '-v', 'error', '-y', '-stream_loop', '-1', '-i', speech, '-af', 'apad=pad_dur=0.5',
-    '-t', String(SECONDS), '-ar', '48000', '-ac', '1', '-c:a', 'libopus', '-b:a', '32k', '-application', 'voip', note,
+    '-nostdin',
+    '-v',
+    'error',
+    '-y',
+    '-stream_loop',
+    '-1',
+    '-i',
+    speech,
+    '-af',
+    'apad=pad_dur=0.5',
+    '-t',
+    String(SECONDS),
+    '-ar',
+    '48000',
+    '-ac',
+    '1',
+    '-c:a',
+    'libopus',
+    '-b:a',
+    '32k',
+    '-application',
+    'voip',
+    note,
   ]);
   return new Uint8Array(readFileSync(note));
 }
@@ -65,7 +86,7 @@ async function timeIt(task: () => Promise<unknown>): Promise<Timing> {
 
 export async function run(): Promise<{ markdown: string }> {
   const title = '## Audio input: Ogg Opus voice note to 16 kHz mono WAV';
-  const ffmpeg = locateFfmpeg(process.env.PATH ?? "");
+  const ffmpeg = locateFfmpeg(process.env.PATH ?? '');
   if (!ffmpeg) return { markdown: `${title}\n\nSkipped: ffmpeg is not on PATH (needed to make the voice note and as the baseline).` };
   const dir = mkdtempSync(join(tmpdir(), 'herald-audio-bench-'));
   try {
@@ -106,7 +127,9 @@ export async function run(): Promise<{ markdown: string }> {
       `A ${SECONDS} s voice note (48 kHz mono Opus at 32 kbit/s, ${(bytes.length / 1024).toFixed(0)} KiB) decoded to a 16 kHz mono 16-bit WAV.`,
       `Medians of ${RUNS} interleaved runs on one core (Node's main thread; ffmpeg with \`-threads 1\`, process start included in its wall time).`,
       `CPU time is user + system (ours from process.cpuUsage, ffmpeg's from its -benchmark report); it is the fairer measure when the machine is busy.`,
-      `Load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' / ')} on ${availableParallelism()} CPUs.`,
+      `Load average at the end: ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' / ')} on ${availableParallelism()} CPUs.`,
       '',
       '| pipeline | wall ms | × real time | vs ffmpeg | CPU ms | × real time | vs ffmpeg |',
       '|---|---:|---:|---:|---:|---:|---:|',

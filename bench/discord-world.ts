@@ -32,10 +32,11 @@ async function firstTokenProxy(target: string): Promise<{ url: string; firstToke
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     firstTokenAt,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

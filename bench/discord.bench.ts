@@ -66,8 +66,15 @@ export async function run(): Promise<{ markdown: string }> {
   const setup = await world.call<{ token: string; restUrl: string; apiUrl: string; apiKey: string; botId: string }>('setup');
   const config = loadConfig(
     {
-      API_BASE_URL: setup.apiUrl, API_KEY: setup.apiKey, STORE_URL: 'memory://', DISCORD_TOKEN: setup.token, DISCORD_API_URL: setup.restUrl,
-      THINKING: 'off', WEB_SEARCH: 'off', QUOTA_USER_PER_MINUTE: '100000', QUOTA_GUILD_PER_MINUTE: '100000',
+      API_BASE_URL: setup.apiUrl,
+      API_KEY: setup.apiKey,
+      STORE_URL: 'memory://',
+      DISCORD_TOKEN: setup.token,
+      DISCORD_API_URL: setup.restUrl,
+      THINKING: 'off',
+      WEB_SEARCH: 'off',
+      QUOTA_USER_PER_MINUTE: '100000',
+      QUOTA_GUILD_PER_MINUTE: '100000',
     },
     { envFile: '/nonexistent/.env' },
   );
@@ -94,15 +101,16 @@ export async function run(): Promise<{ markdown: string }> {
       },
     },
   });
-  const finished = (count: number) => new Promise<void>((resolve) => {
-    const check = () => {
-      if (done < count) return;
-      waiters.delete(check);
-      resolve();
-    };
-    waiters.add(check);
-    check();
-  });
+  const finished = (count: number) =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if (done < count) return;
+        waiters.delete(check);
+        resolve();
+      };
+      waiters.add(check);
+      check();
+    });
 
   let replies = 0;
   // Each reply in a channel of its own, so the measurement is never a wait for a create bucket.
@@ -155,12 +163,14 @@ export async function run(): Promise<{ markdown: string }> {
     const startedAt = Date.now();
     await ask(streamChannels, `long ${STREAM_WORDS}`);
     const streamSeconds = (Date.now() - startedAt) / 1000;
-    const streamRows = await Promise.all(streamChannels.map(async (channelId) => {
-      const { created, edits } = await world.call<{ created: number; edits: number[] }>('edits', { channelId });
-      const allowance = EDIT_BUCKET.limit * (Math.floor((edits.at(-1)! - edits[0]!) / EDIT_BUCKET.windowMs) + 1);
-      const gaps = edits.slice(1).map((at, i) => at - edits[i]!);
-      return { seconds: (edits.at(-1)! - created) / 1000, edits: edits.length, allowance, maxGap: Math.max(...gaps) };
-    }));
+    const streamRows = await Promise.all(
+      streamChannels.map(async (channelId) => {
+        const { created, edits } = await world.call<{ created: number; edits: number[] }>('edits', { channelId });
+        const allowance = EDIT_BUCKET.limit * (Math.floor((edits.at(-1)! - edits[0]!) / EDIT_BUCKET.windowMs) + 1);
+        const gaps = edits.slice(1).map((at, i) => at - edits[i]!);
+        return { seconds: (edits.at(-1)! - created) / 1000, edits: edits.length, allowance, maxGap: Math.max(...gaps) };
+      }),
+    );
     const limited = await world.call<string[]>('rateLimited');
 
     const lines = [
@@ -187,7 +197,9 @@ export async function run(): Promise<{ markdown: string }> {
       '|---|---|---|---|---|',
       ...streamRows.map((r, i) => `| ${i + 1} | ${r.seconds.toFixed(1)} s | ${r.edits} | ${r.allowance} | ${r.maxGap} ms |`),
       '',
-      `Load average when done: ${loadavg().map((l) => l.toFixed(1)).join(' / ')} (other work on the machine shows up in the tail).`,
+      `Load average when done: ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' / ')} (other work on the machine shows up in the tail).`,
       `429 answers from the fake Discord over the whole run: ${limited.length}${limited.length > 0 ? ` (${limited.join('; ')})` : ''}.`,
     ];
     return { markdown: lines.join('\n') };

@@ -98,7 +98,9 @@ export async function run(): Promise<{ markdown: string }> {
         `read as attachments of one message whose files may take ${BUDGET_TOKENS.toLocaleString('en-US')} tokens (half the default CONTEXT_TOKENS). ` +
         `Medians of ${RUNS} runs in Node's main thread, where the bot's other work waits while a read holds the event loop: ` +
         'the last column is the longest it went without a turn (a 1 ms timer).',
-      `Load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' / ')} on ${availableParallelism()} CPUs.`,
+      `Load average at the end: ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' / ')} on ${availableParallelism()} CPUs.`,
       '',
       '| task | wall ms | CPU ms | longest event-loop stall, ms |',
       '|---|---:|---:|---:|',

@@ -35,7 +35,12 @@ function instantChat(input: ChatInput): ChatStream {
     yield* deltas;
   }
   const iterator = iterate();
-  return { [Symbol.asyncIterator]: () => iterator, finalResult: () => Promise.reject(new Error('unused')), abort: () => undefined, requestId: undefined };
+  return {
+    [Symbol.asyncIterator]: () => iterator,
+    finalResult: () => Promise.reject(new Error('unused')),
+    abort: () => undefined,
+    requestId: undefined,
+  };
 }
 
 function engineOn(store: Store): ConversationEngine {

@@ -48,7 +48,5 @@ longestStallMs = Math.max(longestStallMs, performance.now() - last);
 clearInterval(timer);
 const lines = [...notes.split('\n'), ...answer.split('\n').filter((line) => !line.startsWith('Echo:'))];
 const shown = lines.find((line) => line.trim() !== '') ?? '';
-process.stdout.write(
-  `${JSON.stringify({ code, ms, longestStallMs, peakRssMb: peakRssMb(), shown: shown.slice(0, 160) })}\n`,
-);
+process.stdout.write(`${JSON.stringify({ code, ms, longestStallMs, peakRssMb: peakRssMb(), shown: shown.slice(0, 160) })}\n`);
 process.exit(0);

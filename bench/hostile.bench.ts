@@ -50,10 +50,14 @@ function cases(): Case[] {
 /** One case in a fresh child process, so that its peak RSS is its own. */
 function measure(root: string, serviceUrl: string, apiKey: string, warmUp: string[], paths: string[]): Promise<Measurement | undefined> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', join(root, 'bench', 'hostile-child.ts'), serviceUrl, apiKey, warmUp.join(','), ...paths], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--disable-warning=ExperimentalWarning', join(root, 'bench', 'hostile-child.ts'), serviceUrl, apiKey, warmUp.join(','), ...paths],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let stdout = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     const timer = setTimeout(() => child.kill('SIGKILL'), CHILD_TIMEOUT_MS);
@@ -66,7 +70,8 @@ function measure(root: string, serviceUrl: string, apiKey: string, warmUp: strin
 }
 
 const mb = (value: number) => `${Math.round(value)} MB`;
-const ms = (value: number) => (value >= 10_000 ? `${(value / 1000).toFixed(0)} s` : value >= 1000 ? `${(value / 1000).toFixed(1)} s` : `${Math.round(value)} ms`);
+const ms = (value: number) =>
+  value >= 10_000 ? `${(value / 1000).toFixed(0)} s` : value >= 1000 ? `${(value / 1000).toFixed(1)} s` : `${Math.round(value)} ms`;
 
 /** The cases (all, or those named in `only`) through the code in `root` (this worktree by default). */
 export async function measureAll(root = join(import.meta.dirname, '..'), only?: string[]): Promise<Map<string, Measurement | undefined>> {
@@ -77,11 +82,25 @@ export async function measureAll(root = join(import.meta.dirname, '..'), only?: 
     for (const file of bombs()) writeFileSync(join(dir, file.name), file.bytes);
     // Ordinary files of each kind, read first in every process so that the libraries are loaded.
     const fixtures = join(import.meta.dirname, '..', 'test', 'fixtures');
-    const warmUp = [join(fixtures, 'images', 'marker.png'), join(fixtures, 'images', 'marker.bmp'), join(fixtures, 'audio', 'tone-s16le.wav'), join(dir, 'warm.pdf')];
+    const warmUp = [
+      join(fixtures, 'images', 'marker.png'),
+      join(fixtures, 'images', 'marker.bmp'),
+      join(fixtures, 'audio', 'tone-s16le.wav'),
+      join(dir, 'warm.pdf'),
+    ];
     writeFileSync(warmUp[3]!, pdfFile([['An ordinary page']]));
     for (const { label, names } of cases().filter((c) => !only || only.includes(c.label))) {
       process.stderr.write(`bench: hostile ${label} …\n`);
-      results.set(label, await measure(root, emu.url, emu.apiKey, warmUp, names.map((name) => join(dir, name))));
+      results.set(
+        label,
+        await measure(
+          root,
+          emu.url,
+          emu.apiKey,
+          warmUp,
+          names.map((name) => join(dir, name)),
+        ),
+      );
     }
   } finally {
     await emu.close();
@@ -95,7 +114,9 @@ export async function run(): Promise<{ markdown: string }> {
   const rows = cases().map(({ label }) => {
     const now = results.get(label);
     const before = BEFORE[label];
-    const then = before ? `${before.shown}: ${mb(before.peakRssMb)}, ${ms(before.longestStallMs)}, ${ms(before.ms)}` : `over ${CHILD_TIMEOUT_MS / 1000} s`;
+    const then = before
+      ? `${before.shown}: ${mb(before.peakRssMb)}, ${ms(before.longestStallMs)}, ${ms(before.ms)}`
+      : `over ${CHILD_TIMEOUT_MS / 1000} s`;
     if (!now) return `| ${label} | — | over ${CHILD_TIMEOUT_MS / 1000} s | | | ${then} |`;
     return `| ${label} | ${now.shown.replace(/\|/g, '\\|')} | ${mb(now.peakRssMb)} | ${ms(now.longestStallMs)} | ${ms(now.ms)} | ${then} |`;
   });

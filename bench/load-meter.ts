@@ -72,9 +72,15 @@ export class LoadMeter {
     const world = await this.#worldLoad();
     const worldMs = cpuMs(world.cpu) - cpuMs(this.#world!.cpu);
     const stallUs = cpuStallUs();
-    const stall = stallUs !== undefined && this.#stall !== undefined ? `; tasks on the machine waited ${((stallUs - this.#stall) / 1e6).toFixed(1)} s for a CPU` : '';
+    const stall =
+      stallUs !== undefined && this.#stall !== undefined
+        ? `; tasks on the machine waited ${((stallUs - this.#stall) / 1e6).toFixed(1)} s for a CPU`
+        : '';
     const stolen = stealMs();
-    const steal = stolen !== undefined && this.#steal !== undefined ? `; the hypervisor took ${((stolen - this.#steal) / 1000).toFixed(1)} s of CPU from this machine` : '';
+    const steal =
+      stolen !== undefined && this.#steal !== undefined
+        ? `; the hypervisor took ${((stolen - this.#steal) / 1000).toFixed(1)} s of CPU from this machine`
+        : '';
     return (
       `Herald's thread used ${(herald / replies).toFixed(1)} ms of CPU per reply and its event loop was busy ` +
       `${Math.round((100 * this.#busyMs) / this.#windowMs)}% of the time replies ran; the world's thread used ` +

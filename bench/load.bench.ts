@@ -25,10 +25,10 @@ const SCENARIOS: Scenario[] = [
 export async function run(): Promise<{ markdown: string }> {
   const results: ScenarioResult[] = [];
   for (const scenario of SCENARIOS) {
-    process.stderr.write(`load: ${scenario.discord} Discord + ${scenario.slack} Slack conversations over ${scenario.rampMs} ms on ${scenario.store} …\n`);
-    results.push(
-      await runScenario({ ...scenario, words: WORDS, tokensPerSecond: TOKENS_PER_SECOND, timeoutMs: TIMEOUT_MS, priority: PRIORITY }),
+    process.stderr.write(
+      `load: ${scenario.discord} Discord + ${scenario.slack} Slack conversations over ${scenario.rampMs} ms on ${scenario.store} …\n`,
     );
+    results.push(await runScenario({ ...scenario, words: WORDS, tokensPerSecond: TOKENS_PER_SECOND, timeoutMs: TIMEOUT_MS, priority: PRIORITY }));
   }
   const lines = [
     '## Load: concurrent streamed conversations',
@@ -40,7 +40,7 @@ export async function run(): Promise<{ markdown: string }> {
     '',
     'Herald runs as in production, in a process of its own (`node adapters/cli/herald.ts`, LOG_LEVEL=info as by default, memory or ' +
       'SQLite store, THINKING and WEB_SEARCH off, quotas raised); the emulator and the fakes run in the bench process. Every ' +
-      'conversation has a user and a place of its own: on Discord, DMs and @mentions in a channel each (the fake keeps Discord\'s ' +
+      "conversation has a user and a place of its own: on Discord, DMs and @mentions in a channel each (the fake keeps Discord's " +
       'limits: 50 requests/s global, 5 sends and 5 edits per 5 s per channel); on Slack, DMs and @mentions in a channel each, events ' +
       "signed and posted to Herald's /slack/events (the fake keeps Slack's published tiers per method and workspace; Herald's own " +
       'rate budget keeps under them, so that budget is what paces Slack replies).',
@@ -49,7 +49,7 @@ export async function run(): Promise<{ markdown: string }> {
     '',
     "Event-loop lag is prom-client's `herald_nodejs_eventloop_lag_p99_seconds`, scraped every 2 s; its histogram resets on each " +
       'scrape, so each value is the p99 of one 2-second window, and the worst window is held against the goal. It includes the ' +
-      "10 ms sampling interval (an idle process reads about 10 ms). RSS is the higher of `herald_process_resident_memory_bytes` " +
+      '10 ms sampling interval (an idle process reads about 10 ms). RSS is the higher of `herald_process_resident_memory_bytes` ' +
       "at its peak and the kernel's VmHWM; CPU is the change of `herald_process_cpu_seconds_total`. Herald runs in a session of its " +
       `own at autogroup nice ${PRIORITY} so that other work on this shared machine weighs less against it; the time its main ` +
       "thread still waited for a CPU is shown (the kernel's schedstat), with the CPU other processes used meanwhile.",

@@ -31,7 +31,8 @@ function listen(server: ReturnType<typeof createServer>): Promise<string> {
 
 function startService() {
   const base = '{"id":"bench","object":"chat.completion.chunk","created":1735689600,"model":"svc-v2.5-pro","choices":[{"index":0,"delta":';
-  const chunk = (delta: object, finish: string | null = null) => `data: ${base}${JSON.stringify(delta)},"finish_reason":${JSON.stringify(finish)}}]}\n\n`;
+  const chunk = (delta: object, finish: string | null = null) =>
+    `data: ${base}${JSON.stringify(delta)},"finish_reason":${JSON.stringify(finish)}}]}\n\n`;
   return createServer((req, res) => {
     let body = '';
     req.on('data', (piece: Buffer) => (body += piece));
@@ -46,7 +47,9 @@ function startService() {
         setTimeout(() => {
           for (const word of [' the', ' answer', ' to', ' your', ' question', '.']) res.write(chunk({ content: word }));
           res.write(chunk({}, 'stop'));
-          res.write(`data: {"id":"bench","object":"chat.completion.chunk","created":1,"model":"svc-v2.5-pro","choices":[],"usage":{"prompt_tokens":10,"completion_tokens":8,"total_tokens":18}}\n\n`);
+          res.write(
+            `data: {"id":"bench","object":"chat.completion.chunk","created":1,"model":"svc-v2.5-pro","choices":[],"usage":{"prompt_tokens":10,"completion_tokens":8,"total_tokens":18}}\n\n`,
+          );
           res.end('data: [DONE]\n\n');
         }, 5);
       }, 5);
@@ -71,7 +74,10 @@ function startRecorder(fake: FakeSlack, tagOfChannel: Map<string, string>) {
           send({ type: 'call', tag, at });
         }
       }
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length')) as Record<string, string>;
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length')) as Record<
+        string,
+        string
+      >;
       fetch(`${fake.apiUrl}${method}`, { method: req.method ?? 'POST', headers, ...(req.method !== 'GET' && { body }) })
         .then(async (response) => {
           res.writeHead(response.status, Object.fromEntries(response.headers));

@@ -136,7 +136,15 @@ export async function run(): Promise<{ markdown: string }> {
         ['one at a time', sequential],
         [`${CONCURRENCY} at once`, concurrent],
       ] as const) {
-        const cells = (key: keyof Timing) => [50, 95, 99].map((p) => percentile(values.map((v) => v[key]), p).toFixed(1)).join(' / ');
+        const cells = (key: keyof Timing) =>
+          [50, 95, 99]
+            .map((p) =>
+              percentile(
+                values.map((v) => v[key]),
+                p,
+              ).toFixed(1),
+            )
+            .join(' / ');
         rows.push(`| ${label} | ${mode} | ${values.length} | ${cells('issued')} | ${cells('received')} | ${cells('adapter')} |`);
       }
     }

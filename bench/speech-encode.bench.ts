@@ -56,10 +56,36 @@ async function firstPacketLatency(bytes: Uint8Array): Promise<number> {
 /** ffmpeg's own libopus encode of the same audio to Ogg, CPU time from its -benchmark report. */
 function timeFfmpegEncode(ffmpeg: string, raw: string, out: string): { wall: number; cpu: number } {
   const start = performance.now();
-  const result = spawnSync(ffmpeg, [
-    '-nostdin', '-hide_banner', '-nostats', '-benchmark', '-threads', '1', '-y', '-f', 's16le', '-ar', '24000', '-ac', '1', '-i', raw,
-    '-ar', '48000', '-c:a', 'libopus', '-b:a', '32k', '-compression_level', '6', out,
-  ], { encoding: 'utf8' });
+  const result = spawnSync(
+    ffmpeg,
+    [
+      '-nostdin',
+      '-hide_banner',
+      '-nostats',
+      '-benchmark',
+      '-threads',
+      '1',
+      '-y',
+      '-f',
+      's16le',
+      '-ar',
+      '24000',
+      '-ac',
+      '1',
+      '-i',
+      raw,
+      '-ar',
+      '48000',
+      '-c:a',
+      'libopus',
+      '-b:a',
+      '32k',
+      '-compression_level',
+      '6',
+      out,
+    ],
+    { encoding: 'utf8' },
+  );
   const wall = performance.now() - start;
   const cpu = /utime=([\d.]+)s stime=([\d.]+)s/.exec(result.stderr);
   if (result.status !== 0 || !cpu) throw new Error(`ffmpeg exited ${result.status}: ${result.stderr.slice(-300)}`);

@@ -18,13 +18,16 @@ const KEY = 'bench-key-0123456789';
 /** A recorded-style stream: 20,000 content chunks (ASCII, CJK and emoji), a finish chunk, a usage chunk, [DONE]. */
 function recordedStream(): Buffer {
   const words = ['Hello', ' world', '，你好', ' 🌍', ' the', ' quick', ' brown', ' fox', ' — ', 'jumps'];
-  const base = '{"id":"0123456789abcdef0123456789abcdef","object":"chat.completion.chunk","created":1735689600,"model":"svc-v2.5-pro","choices":[{"index":0,"delta":';
+  const base =
+    '{"id":"0123456789abcdef0123456789abcdef","object":"chat.completion.chunk","created":1735689600,"model":"svc-v2.5-pro","choices":[{"index":0,"delta":';
   const parts: string[] = [];
   for (let i = 0; i < CHUNKS; i++) {
     parts.push(`data: ${base}${JSON.stringify({ content: words[i % words.length] })},"finish_reason":null}]}\n\n`);
   }
   parts.push(`data: ${base}{},"finish_reason":"stop"}]}\n\n`);
-  parts.push(`data: {"id":"x","object":"chat.completion.chunk","created":1,"model":"svc-v2.5-pro","choices":[],"usage":{"prompt_tokens":12,"completion_tokens":${CHUNKS},"total_tokens":${CHUNKS + 12}}}\n\n`);
+  parts.push(
+    `data: {"id":"x","object":"chat.completion.chunk","created":1,"model":"svc-v2.5-pro","choices":[],"usage":{"prompt_tokens":12,"completion_tokens":${CHUNKS},"total_tokens":${CHUNKS + 12}}}\n\n`,
+  );
   parts.push('data: [DONE]\n\n');
   return Buffer.from(parts.join(''));
 }

@@ -62,7 +62,10 @@ function heraldEnv({ emulator, discord, slack }: Fakes, deployment: Deployment):
 async function untilReady(opsUrl: string): Promise<void> {
   const deadline = performance.now() + READY_TIMEOUT_MS;
   while (performance.now() < deadline) {
-    const status = await fetch(`${opsUrl}/readyz`).then((r) => r.status, () => 0);
+    const status = await fetch(`${opsUrl}/readyz`).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (status === 200) return;
     await sleep(READY_POLL_MS);
   }
@@ -134,7 +137,7 @@ export async function run(): Promise<{ markdown: string }> {
     '',
     'Herald started as in production (`node adapters/cli/herald.ts`, configuration from the environment, the default SQLite ' +
       'store, LOG_LEVEL info) against the emulator and the Discord and Slack fakes, which run in the bench process. Ready is ' +
-      'from spawning the process to the first 200 from /readyz; idle RSS is the kernel\'s VmRSS ' +
+      "from spawning the process to the first 200 from /readyz; idle RSS is the kernel's VmRSS " +
       `${SETTLE_MS / 1000} s after that, peak RSS its VmHWM then. "Eager" is the same Herald with every package it loads only on ` +
       'use (discord.js, @discordjs/voice, @slack/bolt, sharp, heic-decode, @keyv/redis) imported at start-up ' +
       '(`node --import bench/startup/eager-imports.ts`), as all were before they were made lazy. ' +
@@ -142,12 +145,32 @@ export async function run(): Promise<{ markdown: string }> {
     '',
     `| | ${cells((d) => d.name)} |`,
     `|---|${DEPLOYMENTS.map(() => '---').join('|')}|`,
-    `| idle RSS, packages loaded on use | ${cells((d) => range(of(d, 'lazy').map((s) => s.idleRss), MiB))} |`,
-    `| idle RSS, eager | ${cells((d) => range(of(d, 'eager').map((s) => s.idleRss), MiB))} |`,
+    `| idle RSS, packages loaded on use | ${cells((d) =>
+      range(
+        of(d, 'lazy').map((s) => s.idleRss),
+        MiB,
+      ),
+    )} |`,
+    `| idle RSS, eager | ${cells((d) =>
+      range(
+        of(d, 'eager').map((s) => s.idleRss),
+        MiB,
+      ),
+    )} |`,
     `| idle RSS saved | ${cells((d) => MiB(median(of(d, 'eager').map((s) => s.idleRss)) - median(of(d, 'lazy').map((s) => s.idleRss))))} |`,
     `| peak RSS during start-up, on use / eager | ${cells((d) => `${MiB(median(of(d, 'lazy').map((s) => s.peakRss)))} / ${MiB(median(of(d, 'eager').map((s) => s.peakRss)))}`)} |`,
-    `| time to ready, packages loaded on use (ms) | ${cells((d) => range(of(d, 'lazy').map((s) => s.readyMs), (n) => n.toFixed(0)))} |`,
-    `| time to ready, eager (ms) | ${cells((d) => range(of(d, 'eager').map((s) => s.readyMs), (n) => n.toFixed(0)))} |`,
+    `| time to ready, packages loaded on use (ms) | ${cells((d) =>
+      range(
+        of(d, 'lazy').map((s) => s.readyMs),
+        (n) => n.toFixed(0),
+      ),
+    )} |`,
+    `| time to ready, eager (ms) | ${cells((d) =>
+      range(
+        of(d, 'eager').map((s) => s.readyMs),
+        (n) => n.toFixed(0),
+      ),
+    )} |`,
     '',
     `For reference, a bare \`node -e\` process that only waits: ${range(bare, MiB)} MiB RSS (Herald's own share is the rest).`,
   ];

@@ -49,15 +49,16 @@ function startVoiceServerWorker(): Promise<{ info: VoiceServerInfo; packets(): P
     `,
     { eval: true },
   );
-  const next = <T>(key: string) => new Promise<T>((resolve, reject) => {
-    const onMessage = (message: Record<string, unknown>) => {
-      if (!(key in message)) return;
-      worker.off('message', onMessage);
-      resolve(message[key] as T);
-    };
-    worker.on('message', onMessage);
-    worker.once('error', reject);
-  });
+  const next = <T>(key: string) =>
+    new Promise<T>((resolve, reject) => {
+      const onMessage = (message: Record<string, unknown>) => {
+        if (!(key in message)) return;
+        worker.off('message', onMessage);
+        resolve(message[key] as T);
+      };
+      worker.on('message', onMessage);
+      worker.once('error', reject);
+    });
   return next<VoiceServerInfo>('info').then((info) => ({
     info,
     packets: () => {
@@ -155,7 +156,12 @@ async function liveCpu(link: DiscordVoiceLink, seconds: number): Promise<{ cpuMs
   const cpuMs = threadCpuMs(cpuStart);
   const wallMs = performance.now() - wallStart;
   const encodeStart = process.threadCpuUsage();
-  for await (const packet of opusFrameStream((async function* () { yield bytes; })())) void packet;
+  for await (const packet of opusFrameStream(
+    (async function* () {
+      yield bytes;
+    })(),
+  ))
+    void packet;
   return { cpuMs, wallMs, encodeOnlyMs: threadCpuMs(encodeStart) };
 }
 
@@ -180,7 +186,9 @@ export async function run(): Promise<{ markdown: string }> {
       '## Voice channels: live /say into a Discord voice connection',
       '',
       'The real path: service pcm16 stream (the emulator, 100 ms chunks) → eager read → 24→48 kHz stereo → Opus → ' +
-        '@discordjs/voice AudioPlayer → connection (DAVE E2EE' + (encrypted ? ', active' : ', **not active**') + ', AES-256-GCM transport) → UDP to the fake ' +
+        '@discordjs/voice AudioPlayer → connection (DAVE E2EE' +
+        (encrypted ? ', active' : ', **not active**') +
+        ', AES-256-GCM transport) → UDP to the fake ' +
         'voice server in a worker thread. "Handed to the connection" is the player\'s `prepareAudioPacket` call; the player ' +
         'runs on a 20 ms cycle, so up to 20 ms of the latency is waiting for its next step. ' +
         `Load average at the end: ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores.`,

@@ -12,7 +12,12 @@ export const narrate: CommandDefinition = {
       description: 'Start reading new messages aloud in your voice channel',
       options: [
         // A voice channel's own chat is where people without a microphone usually type.
-        { name: 'channel', description: "Channel to read, a thread or a voice channel's chat (default: this one)", type: 'channel', channelKinds: ['text', 'thread', 'voice'] },
+        {
+          name: 'channel',
+          description: "Channel to read, a thread or a voice channel's chat (default: this one)",
+          type: 'channel',
+          channelKinds: ['text', 'thread', 'voice'],
+        },
         { name: 'voice', description: "Narration voice (kept as the server's default)", type: 'string', choices: VOICE_CHOICES },
         { name: 'style', description: 'Delivery, e.g. "calm" or "speed up" (kept as the server\'s default)', type: 'string', maxLength: 100 },
       ],

@@ -51,9 +51,11 @@ async function speakLive(ctx: CommandContext, input: SpeechRequest, explicit: bo
     throw error;
   }
   usage.serviceCalls += 1;
-  await ctx.reply(ticket.ahead === 0
-    ? `🔊 Speaking in ${ticket.channelName}.`
-    : `🔊 Queued in ${ticket.channelName}: ${ticket.ahead} ${ticket.ahead === 1 ? 'speech' : 'speeches'} before yours.`);
+  await ctx.reply(
+    ticket.ahead === 0
+      ? `🔊 Speaking in ${ticket.channelName}.`
+      : `🔊 Queued in ${ticket.channelName}: ${ticket.ahead} ${ticket.ahead === 1 ? 'speech' : 'speeches'} before yours.`,
+  );
   const outcome = await ticket.finished;
   if (outcome.status === 'failed') await ctx.reply(`⚠️ ${outcome.message}`);
   return true;
@@ -135,7 +137,8 @@ async function speakToFile(ctx: CommandContext, services: CommandServices, input
   if (audio.data.length > ctx.uploadLimitBytes) {
     return ctx.reply(
       `The speech came out at ${megabytes(audio.data.length)}, over this channel's upload limit of ${megabytes(ctx.uploadLimitBytes)}. ` +
-        'Try a shorter text' + (format === 'wav' ? ' or the voice-message format (much smaller).' : '.'),
+        'Try a shorter text' +
+        (format === 'wav' ? ' or the voice-message format (much smaller).' : '.'),
     );
   }
   const name = format === 'ogg' ? 'voice-message.ogg' : 'speech.wav';
@@ -143,8 +146,9 @@ async function speakToFile(ctx: CommandContext, services: CommandServices, input
     name,
     mime: audio.mime,
     data: audio.data,
-    ...(format === 'ogg' && audio.waveform !== undefined && {
-      voiceMessage: { durationSeconds: audio.durationSeconds, waveform: audio.waveform },
-    }),
+    ...(format === 'ogg' &&
+      audio.waveform !== undefined && {
+        voiceMessage: { durationSeconds: audio.durationSeconds, waveform: audio.waveform },
+      }),
   });
 }

@@ -72,7 +72,11 @@ export const settings: CommandDefinition = {
     if (model) {
       if (model.toLowerCase() === 'default') patch.model = null;
       else if (isAllowedModel(model, services.config)) patch.model = model;
-      else return ctx.reply(`"${model.slice(0, 100)}" is not a model Herald may use here. Choose one of: ${services.config.models.chatAllowed.join(', ')}.`, { ephemeral: true });
+      else
+        return ctx.reply(
+          `"${model.slice(0, 100)}" is not a model Herald may use here. Choose one of: ${services.config.models.chatAllowed.join(', ')}.`,
+          { ephemeral: true },
+        );
     }
     const voice = stringOption(ctx, 'voice');
     if (voice) patch.voice = voice === 'default' ? null : voiceId(voice, services);

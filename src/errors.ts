@@ -45,14 +45,7 @@ export class HeraldError extends Error {
   }
 }
 
-export type MediaErrorCode =
-  | 'empty'
-  | 'corrupt'
-  | 'unsupported_format'
-  | 'too_large'
-  | 'too_long'
-  | 'ffmpeg_missing'
-  | 'conversion_failed';
+export type MediaErrorCode = 'empty' | 'corrupt' | 'unsupported_format' | 'too_large' | 'too_long' | 'ffmpeg_missing' | 'conversion_failed';
 
 /** A user's file could not be read, converted or fitted within the service's limits. */
 export class MediaError extends HeraldError {

@@ -17,7 +17,11 @@ describe('describeError', () => {
   });
 
   it('passes on when to try again', () => {
-    expect(describeError(new RateLimitError('Too many requests.', { retryAfterMs: 4000 }))).toEqual({ kind: 'service', message: 'Too many requests.', retryAfterMs: 4000 });
+    expect(describeError(new RateLimitError('Too many requests.', { retryAfterMs: 4000 }))).toEqual({
+      kind: 'service',
+      message: 'Too many requests.',
+      retryAfterMs: 4000,
+    });
   });
 
   it('never shows a user an unexpected error or an operator-only message', () => {
@@ -30,7 +34,12 @@ describe('describeError', () => {
   });
 
   it('roots every error class in HeraldError', () => {
-    const errors = [new MessageGoneError('m1'), new PackageLoadError('x', 'gone'), new UsageError('no such flag'), new CalculatorError('unexpected ")"', 3)];
+    const errors = [
+      new MessageGoneError('m1'),
+      new PackageLoadError('x', 'gone'),
+      new UsageError('no such flag'),
+      new CalculatorError('unexpected ")"', 3),
+    ];
     for (const error of errors) expect(error).toBeInstanceOf(HeraldError);
     expect(errors.map((e) => e.name)).toEqual(['MessageGoneError', 'PackageLoadError', 'UsageError', 'CalculatorError']);
   });

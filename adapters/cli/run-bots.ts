@@ -68,5 +68,8 @@ export async function runBots(config: Config, logger: Logger): Promise<void> {
   const port = await ops.listen(config.port, config.host);
   // Which libopus codes voice notes and speech: the wasm fallback costs about 1.5× the CPU, worth knowing at a glance.
   const opus = opusBackend();
-  logger.info({ platforms, port, opus }, `Herald is running on ${platforms.join(' and ')}; health and metrics on port ${port}; Opus: ${opus} libopus`);
+  logger.info(
+    { platforms, port, opus },
+    `Herald is running on ${platforms.join(' and ')}; health and metrics on port ${port}; Opus: ${opus} libopus`,
+  );
 }

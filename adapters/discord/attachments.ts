@@ -23,7 +23,10 @@ function cdnRequest(attachment: Pick<Attachment, 'name' | 'url' | 'size'>): File
 }
 
 /** One attachment (a command's option), within the same limits as a message's. */
-export async function downloadAttachment(attachment: Pick<Attachment, 'name' | 'url' | 'size'>, options: { maxBytes?: number } = {}): Promise<Buffer> {
+export async function downloadAttachment(
+  attachment: Pick<Attachment, 'name' | 'url' | 'size'>,
+  options: { maxBytes?: number } = {},
+): Promise<Buffer> {
   const limits = { ...DOWNLOAD_LIMITS, ...(options.maxBytes !== undefined && { fileBytes: options.maxBytes }) };
   return (await downloadFile(cdnRequest(attachment), { limits })).data;
 }

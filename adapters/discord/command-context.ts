@@ -66,8 +66,8 @@ export function commandContext(interaction: ChatInputCommandInteraction, deps: C
   const thread = channel?.isThread() ? channel : undefined;
   const uploadLimitBytes = interaction.attachmentSizeLimit || core.config.media.uploadLimitBytes;
   const surface = () => new InteractionSurface({ replies, rateLimits, logger, uploadLimitBytes });
-  const isAdmin = !interaction.inGuild() ||
-    (interaction.memberPermissions?.any([PermissionFlagsBits.ManageGuild, PermissionFlagsBits.Administrator]) ?? false);
+  const isAdmin =
+    !interaction.inGuild() || (interaction.memberPermissions?.any([PermissionFlagsBits.ManageGuild, PermissionFlagsBits.Administrator]) ?? false);
   const options = optionValues(interaction);
   const subcommand = interaction.options.getSubcommand(false);
   const voice = deps.voice?.controlFor({ guildId: interaction.guildId, channelId: interaction.channelId, userId: interaction.user.id });

@@ -73,9 +73,7 @@ function subcommandData(subcommand: CommandSubcommand): APIApplicationCommandSub
  * direct messages with Herald; administrator commands hidden from members without Manage Server.
  */
 export function commandData(definition: CommandDefinition): RESTPostAPIChatInputApplicationCommandsJSONBody {
-  const options: APIApplicationCommandOption[] = definition.subcommands
-    ? definition.subcommands.map(subcommandData)
-    : optionList(definition.options);
+  const options: APIApplicationCommandOption[] = definition.subcommands ? definition.subcommands.map(subcommandData) : optionList(definition.options);
   return {
     type: ApplicationCommandType.ChatInput,
     name: definition.name,

@@ -59,11 +59,13 @@ export async function finishReply(
   if (rendered.citations.length > 0) {
     const embed = sourcesEmbed(rendered.citations);
     const last = rendered.messages.at(-1);
-    const embedded = last !== undefined && (await surface.addEmbeds(last, [embed]).catch((error: unknown) => {
-      if (error instanceof MessageGoneError) throw error;
-      options.logger.warn({ err: error }, 'adding the sources embed failed; posting it on its own');
-      return false;
-    }));
+    const embedded =
+      last !== undefined &&
+      (await surface.addEmbeds(last, [embed]).catch((error: unknown) => {
+        if (error instanceof MessageGoneError) throw error;
+        options.logger.warn({ err: error }, 'adding the sources embed failed; posting it on its own');
+        return false;
+      }));
     if (!embedded) await surface.post({ embeds: [embed] });
   }
   for (const file of rendered.attachments) await postFile(surface, file);

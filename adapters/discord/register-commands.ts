@@ -20,9 +20,7 @@ export async function registerCommands(config: Config, options: { guildId?: stri
   const rest = new REST(restOptions(config.discord)).setToken(config.discord.token);
   try {
     const application = (await rest.get(Routes.currentApplication())) as APIApplication;
-    const route = options.guildId
-      ? Routes.applicationGuildCommands(application.id, options.guildId)
-      : Routes.applicationCommands(application.id);
+    const route = options.guildId ? Routes.applicationGuildCommands(application.id, options.guildId) : Routes.applicationCommands(application.id);
     const registered = (await rest.put(route, { body: discordCommands().map(commandData) })) as APIApplicationCommand[];
     return { ...(options.guildId !== undefined && { guildId: options.guildId }), names: registered.map((c) => c.name) };
   } finally {

@@ -25,7 +25,11 @@ export async function repliedMessage(message: Message, logger: Logger): Promise<
  * Whose files Herald reads: the message's own (a forward's included); without any, those of the message it
  * replies to ("@Herald what does this say?" under someone's screenshot), unless that is Herald's own message.
  */
-export function filesToRead(visible: VisibleContent, replied: Message | undefined, botId: string): Pick<VisibleContent, 'attachments' | 'voiceMessage'> {
+export function filesToRead(
+  visible: VisibleContent,
+  replied: Message | undefined,
+  botId: string,
+): Pick<VisibleContent, 'attachments' | 'voiceMessage'> {
   if (visible.attachments.length > 0 || !replied || replied.author.id === botId) return visible;
   return visibleContent(replied);
 }

@@ -7,7 +7,12 @@ const SOURCES_COLOR = 0x5865f2;
 
 function linkText(title: string): string {
   const short = title.length > TITLE_CHARS ? `${title.slice(0, TITLE_CHARS - 1)}…` : title;
-  return short.replace(/([\\[\]*_~`|>])/g, '\\$1').replace(/\s+/g, ' ').trim() || 'source';
+  return (
+    short
+      .replace(/([\\[\]*_~`|>])/g, '\\$1')
+      .replace(/\s+/g, ' ')
+      .trim() || 'source'
+  );
 }
 
 function linkTarget(url: string): string {

@@ -21,7 +21,9 @@ function isVoiceNoteMode(value: string | undefined): value is VoiceNoteMode {
 /** The voice-message line under /settings' answer, once a choice given is saved; undefined where it has no say. */
 async function voiceNotesLine(choice: string | undefined, guildId: string | undefined, policy?: VoiceNotePolicy): Promise<string | undefined> {
   if (guildId === undefined) {
-    return choice === undefined ? undefined : '🎙️ Voice messages in direct messages are always transcribed and answered; voice_notes applies to servers.';
+    return choice === undefined
+      ? undefined
+      : '🎙️ Voice messages in direct messages are always transcribed and answered; voice_notes applies to servers.';
   }
   if (!policy) return undefined;
   if (isVoiceNoteMode(choice)) await policy.set(guildId, choice);

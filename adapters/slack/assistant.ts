@@ -53,7 +53,9 @@ export function createAssistant(rt: SlackRuntime): Assistant {
       const status = text === '' || text.startsWith('is ') ? text : `is ${text}`;
       if (status === shown) return;
       shown = status;
-      await api.call('assistant.threads.setStatus', channel, (c) => c.assistant.threads.setStatus({ channel_id: channel, thread_ts: threadTs, status }));
+      await api.call('assistant.threads.setStatus', channel, (c) =>
+        c.assistant.threads.setStatus({ channel_id: channel, thread_ts: threadTs, status }),
+      );
     };
   };
 
@@ -100,7 +102,9 @@ export function createAssistant(rt: SlackRuntime): Assistant {
           if (text !== '') {
             const title = text.length > TITLE_CHARS ? `${text.slice(0, TITLE_CHARS - 1)}…` : text;
             await api
-              .call('assistant.threads.setTitle', event.channel, (c) => c.assistant.threads.setTitle({ channel_id: event.channel, thread_ts: threadTs, title }))
+              .call('assistant.threads.setTitle', event.channel, (c) =>
+                c.assistant.threads.setTitle({ channel_id: event.channel, thread_ts: threadTs, title }),
+              )
               .catch((error: unknown) => rt.logger.debug({ err: error }, 'assistant title not set'));
           }
         }

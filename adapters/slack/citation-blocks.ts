@@ -23,7 +23,7 @@ export function citationLine(citation: Citation): string {
   const title = (typeof citation.title === 'string' ? citation.title.trim() : '') || host || 'source';
   const shortTitle = title.length > MAX_TITLE_CHARS ? `${title.slice(0, MAX_TITLE_CHARS - 1)}…` : title;
   const label = `[${citation.index}] ${shortTitle}`;
-  const date = typeof citation.publishTime === 'string' ? /^\d{4}-\d{2}-\d{2}/.exec(citation.publishTime)?.[0] ?? citation.publishTime : undefined;
+  const date = typeof citation.publishTime === 'string' ? (/^\d{4}-\d{2}-\d{2}/.exec(citation.publishTime)?.[0] ?? citation.publishTime) : undefined;
   const meta = [citation.siteName, date]
     .filter((part): part is string => typeof part === 'string' && part !== '')
     .map((part) => escapeMrkdwn(part.slice(0, MAX_META_CHARS)))

@@ -53,7 +53,9 @@ async function runSlashCommand(rt: SlackRuntime, definition: CommandDefinition, 
       invocation.threadTs = await postInvocation(rt, command);
     } catch (error) {
       if (!NOT_A_MEMBER.has(slackErrorCode(error) ?? '')) throw error;
-      return void (await tell(`I'm not in this channel yet. Invite me with \`/invite @${rt.identity.botName ?? 'Herald'}\`, or send me a direct message.`));
+      return void (await tell(
+        `I'm not in this channel yet. Invite me with \`/invite @${rt.identity.botName ?? 'Herald'}\`, or send me a direct message.`,
+      ));
     }
   }
 
@@ -62,7 +64,12 @@ async function runSlashCommand(rt: SlackRuntime, definition: CommandDefinition, 
     definition.adminOnly ? rt.users.isAdmin(command.user_id) : Promise.resolve(false),
   ]);
   const ctx = slackCommandContext(rt, {
-    invocation, subcommand: parsed.subcommand, options, displayName: person.displayName, isAdmin, respond,
+    invocation,
+    subcommand: parsed.subcommand,
+    options,
+    displayName: person.displayName,
+    isAdmin,
+    respond,
   });
   await runCommand(definition, ctx, rt.core);
   if (invocation.threadTs) await rt.threads.remember(rt.identity.teamId, command.channel_id, invocation.threadTs);

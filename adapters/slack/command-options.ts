@@ -40,9 +40,7 @@ function usageOf(invocation: string, options: readonly CommandOption[]): string 
 /** How to use a command: one line, or for a command with subcommands a line per subcommand with what it does. */
 export function usageLine(definition: CommandDefinition): string {
   if (!definition.subcommands) return usageOf(`/${definition.name}`, definition.options);
-  return definition.subcommands
-    .map((s) => `• ${usageOf(`/${definition.name} ${s.name}`, s.options)} — ${s.description}`)
-    .join('\n');
+  return definition.subcommands.map((s) => `• ${usageOf(`/${definition.name} ${s.name}`, s.options)} — ${s.description}`).join('\n');
 }
 
 export function parseCommandText(definition: CommandDefinition, text: string): ParsedOptions {
@@ -86,7 +84,8 @@ function parseOptions(invocation: string, definitions: readonly CommandOption[],
   const main = mainOption(definitions);
   const free = rest.replace(/\s+/g, ' ').trim();
   if (main && free !== '') {
-    if (main.maxLength !== undefined && free.length > main.maxLength) return { error: `The ${main.name} can be at most ${main.maxLength} characters.` };
+    if (main.maxLength !== undefined && free.length > main.maxLength)
+      return { error: `The ${main.name} can be at most ${main.maxLength} characters.` };
     options.set(main.name, free);
   } else if (free !== '') {
     return { error: `${invocation} takes no text besides its options: ${usage}` };

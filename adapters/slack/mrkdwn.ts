@@ -199,8 +199,7 @@ function autolinks(s: string, keep: (converted: string) => string): string {
  */
 function pairs(s: string, delimiter: string, mark: string, wordBound = false): string {
   const isWord = (ch: string | undefined) => ch !== undefined && /\w/.test(ch);
-  const closes = (j: number) =>
-    s.startsWith(delimiter, j) && j > 0 && !isSpace(s[j - 1]!) && !(wordBound && isWord(s[j + delimiter.length]));
+  const closes = (j: number) => s.startsWith(delimiter, j) && j > 0 && !isSpace(s[j - 1]!) && !(wordBound && isWord(s[j + delimiter.length]));
   const nextClose = new Int32Array(s.length + 2).fill(-1);
   for (let j = s.length - 1; j >= 0; j--) nextClose[j] = closes(j) ? j : nextClose[j + 1]!;
   let out = '';

@@ -20,7 +20,9 @@ export async function readRecentMessages(
 ): Promise<RecentMessage[]> {
   const { channel, threadTs } = where;
   const messages: HistoryMessage[] = threadTs
-    ? ((await api.call('conversations.replies', undefined, (c) => c.conversations.replies({ channel, ts: threadTs, limit: 1000 }))).messages ?? []).slice(-limit)
+    ? (
+        (await api.call('conversations.replies', undefined, (c) => c.conversations.replies({ channel, ts: threadTs, limit: 1000 }))).messages ?? []
+      ).slice(-limit)
     : ((await api.call('conversations.history', undefined, (c) => c.conversations.history({ channel, limit }))).messages ?? []).reverse();
   const shown = messages.filter((m) => m.subtype === undefined || m.subtype === 'file_share' || m.subtype === 'thread_broadcast');
   return Promise.all(

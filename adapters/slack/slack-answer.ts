@@ -51,7 +51,8 @@ export class SlackAnswer implements AnswerWriter {
       },
       signal: withSlackHandles(signal),
     });
-    if (target.threadTs && sent.stopped !== 'aborted') await this.#rt.threads.remember(this.#rt.identity.teamId, channel, target.threadTs, questionTs);
+    if (target.threadTs && sent.stopped !== 'aborted')
+      await this.#rt.threads.remember(this.#rt.identity.teamId, channel, target.threadTs, questionTs);
     return { messageKeys: sent.messageTs.map((ts) => messageKey(channel, ts)), ...(sent.stopped && { stopped: sent.stopped }) };
   }
 

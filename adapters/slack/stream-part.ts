@@ -78,7 +78,9 @@ export class StreamPart implements ReplyPart {
 
   async append(delta: string): Promise<PartOutcome> {
     try {
-      await this.#api.call('chat.appendStream', this.#channel, (c) => c.chat.appendStream({ channel: this.#channel, ts: this.ts, markdown_text: defuseMentions(delta) }));
+      await this.#api.call('chat.appendStream', this.#channel, (c) =>
+        c.chat.appendStream({ channel: this.#channel, ts: this.ts, markdown_text: defuseMentions(delta) }),
+      );
       return OK;
     } catch (error) {
       const outcome = this.#refused(error, delta);

@@ -69,9 +69,7 @@ async function threadFiles(rt: SlackRuntime, channel: string, threadTs: string, 
   // Slack puts the root first whatever `oldest` says; it is never after the message Herald answered.
   const messages = ((page.messages ?? []) as ThreadMessage[]).filter((m) => answeredTs === undefined || m.ts !== threadTs);
   const lastReply = messages.findLastIndex((m) => m.user === botUserId || (botId !== undefined && m.bot_id === botId));
-  const shared = messages
-    .slice(lastReply + 1)
-    .filter((m) => m.ts !== askedTs && isFromPerson(m, botUserId) && (m.files ?? []).some(isPresent));
+  const shared = messages.slice(lastReply + 1).filter((m) => m.ts !== askedTs && isFromPerson(m, botUserId) && (m.files ?? []).some(isPresent));
   const taken = await Promise.all(shared.map((m) => rt.core.store.get(takenKey(channel, m.ts))));
   const files = shared.filter((_, i) => taken[i] === undefined).flatMap((m) => (m.files ?? []).filter(isPresent));
   const unique = [...new Map(files.map((f) => [f.id, f])).values()];

@@ -49,7 +49,11 @@ const rows: Row[] = [
     goal: `< ${GOALS.lagP99Ms} ms`,
     cell: (r) => `${r.herald.lagP99Ms.toFixed(0)} ms ${verdict(r.herald.lagP99Ms < GOALS.lagP99Ms)}`,
   },
-  { name: 'event-loop lag p99 of the median window; longest single delay', goal: '', cell: (r) => `${r.herald.lagP99MedianMs.toFixed(0)} ms; ${r.herald.lagMaxMs.toFixed(0)} ms` },
+  {
+    name: 'event-loop lag p99 of the median window; longest single delay',
+    goal: '',
+    cell: (r) => `${r.herald.lagP99MedianMs.toFixed(0)} ms; ${r.herald.lagMaxMs.toFixed(0)} ms`,
+  },
   { name: 'event-loop lag p99 of each 2 s window (ms)', goal: '', cell: (r) => r.herald.lagP99Series.join(' ') },
   {
     name: 'peak RSS (idle before the load)',
@@ -60,11 +64,14 @@ const rows: Row[] = [
     },
   },
   { name: 'CPU (share of one core over the duration)', goal: '', cell: (r) => share(r.herald.cpuSeconds, r.durationMs / 1000) },
-  { name: "429s counted by Herald (herald_platform_rate_limited_total)", goal: '', cell: (r) => String(r.herald.platform429s) },
+  { name: '429s counted by Herald (herald_platform_rate_limited_total)', goal: '', cell: (r) => String(r.herald.platform429s) },
   {
     name: '429s served by the fakes',
     goal: '',
-    cell: (r) => Object.entries(r.fake429s).map(([route, n]) => `${n} ${route}`).join(', ') || '0',
+    cell: (r) =>
+      Object.entries(r.fake429s)
+        .map(([route, n]) => `${n} ${route}`)
+        .join(', ') || '0',
   },
   { name: 'warnings and errors Herald logged', goal: '', cell: (r) => String(r.warnings) },
   {

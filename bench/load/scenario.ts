@@ -106,8 +106,7 @@ async function measure(options: ScenarioOptions, conversations: Conversation[], 
   const sentAt = new Map<Conversation, number>();
   const sending = sendSpread(conversations, options.rampMs, sentAt);
   const doneAt = new Map<Conversation, number>();
-  const waiting = () =>
-    conversations.filter((c) => !doneAt.has(c) && (!sentAt.has(c) || performance.now() - sentAt.get(c)! < options.timeoutMs));
+  const waiting = () => conversations.filter((c) => !doneAt.has(c) && (!sentAt.has(c) || performance.now() - sentAt.get(c)! < options.timeoutMs));
   for (let open = waiting(); open.length > 0; open = waiting()) {
     await sleep(POLL_MS);
     for (const c of open) if (sentAt.has(c) && c.complete()) doneAt.set(c, performance.now());

@@ -39,7 +39,12 @@ export function toMessagesRequest(model: string, messages: readonly ChatMessage[
   const out: MessagesMessage[] = [];
   for (const message of messages) {
     if (message.role === 'system') {
-      const text = typeof message.content === 'string' ? message.content : blocks(message.content).map((b) => (b.type === 'text' ? b.text : '')).join('\n');
+      const text =
+        typeof message.content === 'string'
+          ? message.content
+          : blocks(message.content)
+              .map((b) => (b.type === 'text' ? b.text : ''))
+              .join('\n');
       if (text) systemParts.push(text);
       continue;
     }

@@ -53,16 +53,16 @@ const schema = z.object({
   WEB_SEARCH_CITY: z.string().min(1).optional(),
   THINKING: onOff.default(defaults.thinking),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default(defaults.logLevel),
-  TZ: z
-    .string()
-    .refine(isTimeZone, 'an IANA time zone such as "Europe/Berlin"')
-    .default(defaults.timezone),
+  TZ: z.string().refine(isTimeZone, 'an IANA time zone such as "Europe/Berlin"').default(defaults.timezone),
   STORE_URL: z
     .string()
     .regex(/^(sqlite|redis|rediss|memory):/, 'sqlite://PATH, redis://HOST:PORT or memory://')
     .default(defaults.storeUrl),
   PORT: z.coerce.number().int().min(0).max(65_535).default(defaults.port),
-  HOST: z.string().regex(/^[\w.:-]+$/, 'an address such as 127.0.0.1, ::1 or 0.0.0.0').optional(),
+  HOST: z
+    .string()
+    .regex(/^[\w.:-]+$/, 'an address such as 127.0.0.1, ::1 or 0.0.0.0')
+    .optional(),
   METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   STORE_TIMEOUT_MS: positiveInt.max(60_000).default(defaults.storeTimeoutMs),
   DISCORD_TOKEN: optionalSecret,
@@ -272,7 +272,8 @@ function discordShards(e: z.infer<typeof schema>, countSet: boolean): DiscordSha
     throw new ConfigError('SHARD_IDS', 'needs SHARD_COUNT set to the total number of shards, the same in every process');
   }
   const outside = e.SHARD_IDS.find((id) => id >= count);
-  if (outside !== undefined) throw new ConfigError('SHARD_IDS', `shard ${outside} does not exist: with SHARD_COUNT=${count} ids run from 0 to ${count - 1}`);
+  if (outside !== undefined)
+    throw new ConfigError('SHARD_IDS', `shard ${outside} does not exist: with SHARD_COUNT=${count} ids run from 0 to ${count - 1}`);
   return { count, ids: e.SHARD_IDS };
 }
 

@@ -56,24 +56,26 @@ export async function buildUserTurn(turn: TurnContext, deps: UserTurnDeps): Prom
   // A scanned PDF's pages come as pictures: the vision model reads them with the message's own images.
   const images = [...(message.images ?? []), ...(files?.images ?? [])];
 
-  const transcripts = audio.length > 0
-    ? await transcribeAll(audio, {
-        transcribe: deps.transcribe,
-        prepareAudio: deps.prepareAudio,
-        language: turn.options.overrides?.language,
-        signal: turn.signal,
-        usage: turn.usage,
-        emit,
-      })
-    : [];
+  const transcripts =
+    audio.length > 0
+      ? await transcribeAll(audio, {
+          transcribe: deps.transcribe,
+          prepareAudio: deps.prepareAudio,
+          language: turn.options.overrides?.language,
+          signal: turn.signal,
+          usage: turn.usage,
+          emit,
+        })
+      : [];
   const transcriptOnly = message.flags?.transcriptOnly || (asked === '' && documents.length === 0 && audio.every((a) => !a.isVoiceMessage));
   if (audio.length > 0 && images.length === 0 && transcriptOnly) return transcriptTurn(message, transcripts);
 
   // Attachments alone ask for a description or a summary; a voice message asks its own question about files.
   const spoken = transcripts.some((t) => t.isVoiceMessage);
-  const question = asked === '' && (images.length > 0 || (documents.length > 0 && !spoken))
-    ? { ...message, text: defaultQuestion(message.images?.length ?? 0, spoken ? 0 : documents.length) }
-    : message;
+  const question =
+    asked === '' && (images.length > 0 || (documents.length > 0 && !spoken))
+      ? { ...message, text: defaultQuestion(message.images?.length ?? 0, spoken ? 0 : documents.length) }
+      : message;
   const notices = files?.notices ?? [];
   const text = userTurnText(question, { transcripts, documents });
   if (images.length === 0) {

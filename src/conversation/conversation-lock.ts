@@ -101,11 +101,7 @@ export class ConversationLocks {
     return this.enqueue(key).take(options);
   }
 
-  async #take(
-    key: string,
-    previous: Promise<void>,
-    { signal, onWait }: TakeOptions,
-  ): Promise<(leave: () => void) => Lease> {
+  async #take(key: string, previous: Promise<void>, { signal, onWait }: TakeOptions): Promise<(leave: () => void) => Lease> {
     const started = Date.now();
     let waiting = false;
     const noteWait = () => {

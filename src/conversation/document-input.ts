@@ -35,11 +35,42 @@ interface ReadFile {
 
 /** Code fence language hints that differ from the file's extension. */
 const LANGUAGE_BY_EXTENSION: Record<string, string> = {
-  py: 'python', pyi: 'python', js: 'javascript', mjs: 'javascript', cjs: 'javascript', ts: 'typescript',
-  mts: 'typescript', cts: 'typescript', rb: 'ruby', rs: 'rust', kt: 'kotlin', kts: 'kotlin', cs: 'csharp',
-  fs: 'fsharp', sh: 'bash', zsh: 'bash', ps1: 'powershell', yml: 'yaml', md: 'markdown', htm: 'html',
-  h: 'c', hpp: 'cpp', hh: 'cpp', cc: 'cpp', cxx: 'cpp', hs: 'haskell', ex: 'elixir', exs: 'elixir',
-  pl: 'perl', pm: 'perl', jl: 'julia', txt: 'text', log: 'text', jsonl: 'json', ndjson: 'json', ipynb: 'json',
+  py: 'python',
+  pyi: 'python',
+  js: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  ts: 'typescript',
+  mts: 'typescript',
+  cts: 'typescript',
+  rb: 'ruby',
+  rs: 'rust',
+  kt: 'kotlin',
+  kts: 'kotlin',
+  cs: 'csharp',
+  fs: 'fsharp',
+  sh: 'bash',
+  zsh: 'bash',
+  ps1: 'powershell',
+  yml: 'yaml',
+  md: 'markdown',
+  htm: 'html',
+  h: 'c',
+  hpp: 'cpp',
+  hh: 'cpp',
+  cc: 'cpp',
+  cxx: 'cpp',
+  hs: 'haskell',
+  ex: 'elixir',
+  exs: 'elixir',
+  pl: 'perl',
+  pm: 'perl',
+  jl: 'julia',
+  txt: 'text',
+  log: 'text',
+  jsonl: 'json',
+  ndjson: 'json',
+  ipynb: 'json',
 };
 
 /**
@@ -56,7 +87,10 @@ export async function readDocuments(documents: readonly IncomingDocument[], budg
   const skipped = results.flatMap((r) => ('skipped' in r ? [r.skipped] : []));
   const notices: Notice[] = skipped.map((text) => ({ type: 'notice', code: 'file_skipped', text }));
   for (const scan of scans) if (scan.notice) notices.push({ type: 'notice', code: 'file_truncated', text: scan.notice });
-  const allowances = shareBudget(files.map((file) => fullTokens(file, budgetTokens)), budgetTokens);
+  const allowances = shareBudget(
+    files.map((file) => fullTokens(file, budgetTokens)),
+    budgetTokens,
+  );
   const blocks = files.map((file, i) => {
     const fitted = fitFile(file, allowances[i]!);
     if (fitted.notice) notices.push({ type: 'notice', code: 'file_truncated', text: fitted.notice });

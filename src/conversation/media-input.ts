@@ -47,7 +47,10 @@ export async function prepareImages(images: readonly IncomingImage[], prepareIma
   };
 }
 
-async function prepareOne(image: IncomingImage, prepareImage: PrepareImageFunction | undefined): Promise<{ url: string; note: string; tokens: number }> {
+async function prepareOne(
+  image: IncomingImage,
+  prepareImage: PrepareImageFunction | undefined,
+): Promise<{ url: string; note: string; tokens: number }> {
   if (image.data) {
     if (prepareImage) {
       const ready = await prepareImage(image.data);
@@ -104,7 +107,12 @@ export async function transcribeAll(audio: readonly IncomingAudio[], deps: Trans
 }
 
 function rawSegment(file: IncomingAudio): { mime: 'audio/wav' | 'audio/mpeg'; data: Buffer } {
-  const mime = file.mime === 'audio/wav' || file.mime === 'audio/x-wav' ? 'audio/wav' : file.mime === 'audio/mpeg' || file.mime === 'audio/mp3' ? 'audio/mpeg' : undefined;
+  const mime =
+    file.mime === 'audio/wav' || file.mime === 'audio/x-wav'
+      ? 'audio/wav'
+      : file.mime === 'audio/mpeg' || file.mime === 'audio/mp3'
+        ? 'audio/mpeg'
+        : undefined;
   if (!mime) throw new MediaError(`I can only read WAV and MP3 recordings here, not "${file.name}".`, { code: 'unsupported_format' });
   return { mime, data: Buffer.from(file.data) };
 }

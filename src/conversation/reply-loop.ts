@@ -66,7 +66,11 @@ export async function runReplyLoop(input: ReplyLoopInput): Promise<ReplyLoopResu
       emit({ type: 'notice', code: 'history_trimmed', text: 'Earlier messages were trimmed to fit the context.' });
     }
     if (round === 0) {
-      emit(input.webSearch === 'force' ? { type: 'status', phase: 'searching', text: 'searching the web…' } : { type: 'status', phase: 'thinking', text: 'thinking…' });
+      emit(
+        input.webSearch === 'force'
+          ? { type: 'status', phase: 'searching', text: 'searching the web…' }
+          : { type: 'status', phase: 'thinking', text: 'thinking…' },
+      );
     } else emit({ type: 'status', phase: 'thinking', text: 'thinking…' });
 
     const tools = lastRound ? [] : input.tools;

@@ -6,7 +6,11 @@ const MAX_NAME_CHARS = 64;
 
 /** A display name safe inside `[…]`: no brackets or line breaks, bounded length. */
 export function speakerName(displayName: string): string {
-  const clean = displayName.replace(/[[\]\r\n]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, MAX_NAME_CHARS);
+  const clean = displayName
+    .replace(/[[\]\r\n]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, MAX_NAME_CHARS);
   return clean === '' ? 'someone' : clean;
 }
 

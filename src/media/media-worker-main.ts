@@ -19,9 +19,7 @@ interface Results {
 
 export type MediaTaskResult<K extends MediaTask['kind']> = Results[K];
 
-export type WorkerReply<K extends MediaTask['kind']> =
-  | { result: MediaTaskResult<K> }
-  | { error: { message: string; code?: string } };
+export type WorkerReply<K extends MediaTask['kind']> = { result: MediaTaskResult<K> } | { error: { message: string; code?: string } };
 
 async function run(task: MediaTask): Promise<{ result: unknown; transfer: ArrayBuffer[] }> {
   switch (task.kind) {

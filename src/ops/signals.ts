@@ -15,11 +15,7 @@ export interface SignalHandlerOptions {
  * once with 128 + the signal number (so does any signal once a shutdown started some other way). Returns a
  * function that removes the handlers.
  */
-export function installSignalHandlers(
-  coordinator: ShutdownCoordinator,
-  logger: Logger,
-  options: SignalHandlerOptions = {},
-): () => void {
+export function installSignalHandlers(coordinator: ShutdownCoordinator, logger: Logger, options: SignalHandlerOptions = {}): () => void {
   const signals = options.signals ?? ['SIGTERM', 'SIGINT'];
   const exit = options.exit ?? ((code: number) => process.exit(code));
 

@@ -221,11 +221,17 @@ export class QuestionFlow {
     await this.#answered.set(question.key, { text: question.text, answerKeys: [], ...where(incoming) });
     const written = await writer.write(stream, stops.withdraw.signal);
     if (written.stopped === 'aborted') {
-      this.#logger.info({ question: question.key, removed: written.messageKeys.length }, 'question withdrawn while it was answered; stopped and removed the answer');
-      await writer.remove?.(written.messageKeys).catch((error: unknown) => this.#logger.warn({ err: error }, 'removing the answer to a withdrawn question failed'));
+      this.#logger.info(
+        { question: question.key, removed: written.messageKeys.length },
+        'question withdrawn while it was answered; stopped and removed the answer',
+      );
+      await writer
+        .remove?.(written.messageKeys)
+        .catch((error: unknown) => this.#logger.warn({ err: error }, 'removing the answer to a withdrawn question failed'));
       return;
     }
-    if (written.stopped === 'deleted') this.#logger.info({ question: question.key, messages: written.messageKeys }, 'reply deleted while it was being written; stopped answering');
+    if (written.stopped === 'deleted')
+      this.#logger.info({ question: question.key, messages: written.messageKeys }, 'reply deleted while it was being written; stopped answering');
     await this.#answered.set(question.key, { text: question.text, answerKeys: written.messageKeys, ...where(incoming) });
   }
 

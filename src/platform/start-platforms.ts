@@ -9,7 +9,11 @@ export type PlatformStarter = (hooks: PlatformHooks) => Promise<Platform>;
  * Starts each configured platform with the same hooks, in order, and registers its shutdown once: intake stops as
  * the drain begins, the connection closes once replies are over. Returns what started, for the start-up line.
  */
-export async function startPlatforms(starters: readonly PlatformStarter[], hooks: PlatformHooks, coordinator: ShutdownCoordinator): Promise<Platform[]> {
+export async function startPlatforms(
+  starters: readonly PlatformStarter[],
+  hooks: PlatformHooks,
+  coordinator: ShutdownCoordinator,
+): Promise<Platform[]> {
   const started: Platform[] = [];
   for (const start of starters) {
     const platform = await start(hooks);

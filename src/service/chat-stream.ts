@@ -16,7 +16,10 @@ export function parseResult(format: WireFormat, text: string, requestId: string 
     json = JSON.parse(text);
   } catch (cause) {
     const gist = bodyGist(text, secrets);
-    throw new ResponseFormatError(`The AI service sent a response that is not valid JSON${gist ? ` (${JSON.stringify(gist)})` : ''}.`, { requestId, cause });
+    throw new ResponseFormatError(`The AI service sent a response that is not valid JSON${gist ? ` (${JSON.stringify(gist)})` : ''}.`, {
+      requestId,
+      cause,
+    });
   }
   return format === 'chat' ? resultFromChat(json, requestId, secrets) : resultFromMessages(json, requestId, secrets);
 }

@@ -32,8 +32,7 @@ export class ServiceClient {
     this.#ownDispatcher = options.dispatcher
       ? undefined
       : new Agent({ connect: { timeout: options.timeouts.connectMs }, headersTimeout: options.timeouts.firstByteMs, bodyTimeout: 0 });
-    const auth: Record<string, string> =
-      options.auth === 'api-key' ? { 'api-key': options.apiKey } : { authorization: `Bearer ${options.apiKey}` };
+    const auth: Record<string, string> = options.auth === 'api-key' ? { 'api-key': options.apiKey } : { authorization: `Bearer ${options.apiKey}` };
     this.#messagesPath = `/${options.messagesPrefix}/v1/messages`;
     this.#ctx = {
       dispatcher: options.dispatcher ?? this.#ownDispatcher!,

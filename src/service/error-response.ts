@@ -49,9 +49,7 @@ function plainText(body: string): string | undefined {
   if (/^<(!doctype|html|\?xml)/i.test(body) || /<\/(html|body|h1|title)>/i.test(body)) {
     const title = /<title[^>]*>([^<]*)<\/title>/i.exec(body)?.[1]?.trim();
     const h1 = /<h1[^>]*>([^<]*)<\/h1>/i.exec(body)?.[1]?.trim();
-    const visible = (title || h1 || body.replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>|<[^>]+>/gi, ' '))
-      .replace(/\s+/g, ' ')
-      .trim();
+    const visible = (title || h1 || body.replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>|<[^>]+>/gi, ' ')).replace(/\s+/g, ' ').trim();
     return visible || undefined;
   }
   return body.replace(/\s+/g, ' ');
@@ -99,7 +97,10 @@ export function errorFromResponse(input: ResponseErrorInput): ServiceError {
     return new AuthenticationError(withDetail('The AI service rejected the API key (authentication failed)', details, status, secrets), options);
   }
   if (status === 403) {
-    return new AuthenticationError(withDetail('The AI service refused access with this API key (permission denied)', details, status, secrets), options);
+    return new AuthenticationError(
+      withDetail('The AI service refused access with this API key (permission denied)', details, status, secrets),
+      options,
+    );
   }
   if (status === 429) {
     const when = input.retryAfterMs === undefined ? 'try again in a moment' : `try again in ${describeWait(input.retryAfterMs)}`;
@@ -109,7 +110,10 @@ export function errorFromResponse(input: ResponseErrorInput): ServiceError {
     });
   }
   if (status === 404) {
-    return new NotFoundError(withDetail('The AI service does not know this endpoint or model (check API_BASE_URL and the model names)', details, status, secrets), options);
+    return new NotFoundError(
+      withDetail('The AI service does not know this endpoint or model (check API_BASE_URL and the model names)', details, status, secrets),
+      options,
+    );
   }
   if (status === 413) {
     return new BadRequestError(withDetail('The request was too large for the AI service', details, status, secrets), options);

@@ -2,14 +2,7 @@ import type { Dispatcher } from 'undici';
 import type { Logger } from '../log/logger.ts';
 import { redactText } from '../log/redact.ts';
 import { errorFromResponse } from './error-response.ts';
-import {
-  AbortError,
-  ConnectionError,
-  ServiceError,
-  StreamInterruptedError,
-  TimeoutError,
-  type TimeoutPhase,
-} from './errors.ts';
+import { AbortError, ConnectionError, ServiceError, StreamInterruptedError, TimeoutError, type TimeoutPhase } from './errors.ts';
 import { MAX_RETRY_WAIT_MS, backoffMs, isRetryableStatus, retryAfterMs, sleep } from './retry.ts';
 import type { ServiceTimeouts, Usage } from './types.ts';
 import { Watchdog } from './watchdog.ts';
@@ -129,7 +122,14 @@ export class ServiceRequest {
         const wait = this.#retryWait(failure);
         if (wait === undefined) throw failure;
         this.#ctx.logger.debug(
-          { capability: this.#init.capability, model: this.#init.model, attempt: this.#attempt + 1, status: failure.status, code: failure.code, waitMs: wait },
+          {
+            capability: this.#init.capability,
+            model: this.#init.model,
+            attempt: this.#attempt + 1,
+            status: failure.status,
+            code: failure.code,
+            waitMs: wait,
+          },
           'service request failed before any answer; retrying',
         );
         this.#release(true);
@@ -282,7 +282,11 @@ export class ServiceRequest {
       return new TimeoutError(timeoutMessage('connect', timeouts.connectMs), { ...options, phase: 'connect', timeoutMs: timeouts.connectMs });
     }
     if (code === 'UND_ERR_HEADERS_TIMEOUT') {
-      return new TimeoutError(timeoutMessage('first_byte', timeouts.firstByteMs), { ...options, phase: 'first_byte', timeoutMs: timeouts.firstByteMs });
+      return new TimeoutError(timeoutMessage('first_byte', timeouts.firstByteMs), {
+        ...options,
+        phase: 'first_byte',
+        timeoutMs: timeouts.firstByteMs,
+      });
     }
     const words = CONNECTION_WORDS[code] ?? code;
     if (received) return new StreamInterruptedError(`The AI service's answer broke off partway through (${words}).`, options);

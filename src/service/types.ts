@@ -76,13 +76,9 @@ export interface ChatRequest {
   asr_options?: { language: 'auto' | 'zh' | 'en' };
 }
 
-export type MessagesImageSource =
-  | { type: 'url'; url: string }
-  | { type: 'base64'; media_type: string; data: string };
+export type MessagesImageSource = { type: 'url'; url: string } | { type: 'base64'; media_type: string; data: string };
 
-export type MessagesBlock =
-  | { type: 'text'; text: string }
-  | { type: 'image'; source: MessagesImageSource };
+export type MessagesBlock = { type: 'text'; text: string } | { type: 'image'; source: MessagesImageSource };
 
 export interface MessagesMessage {
   role: 'user' | 'assistant';

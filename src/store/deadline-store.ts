@@ -87,7 +87,10 @@ export class DeadlineStore implements Store {
     const started = performance.now();
     const work = Promise.resolve().then(call);
     const deadline = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new StoreUnavailableError(operation, { cause: new Error(`no answer within ${this.#timeoutMs} ms`) })), this.#timeoutMs);
+      timer = setTimeout(
+        () => reject(new StoreUnavailableError(operation, { cause: new Error(`no answer within ${this.#timeoutMs} ms`) })),
+        this.#timeoutMs,
+      );
     });
     // A result that arrives after the deadline has no one waiting for it.
     work.catch(() => {});
@@ -96,7 +99,13 @@ export class DeadlineStore implements Store {
         if (error instanceof RangeError || error instanceof TypeError) throw error;
         const unavailable = error instanceof StoreUnavailableError ? error : new StoreUnavailableError(operation, { cause: error });
         this.#logger?.warn(
-          { err: unavailable.cause, store: this.#inner.kind, operation, timeoutMs: this.#timeoutMs, elapsedMs: Math.round(performance.now() - started) },
+          {
+            err: unavailable.cause,
+            store: this.#inner.kind,
+            operation,
+            timeoutMs: this.#timeoutMs,
+            elapsedMs: Math.round(performance.now() - started),
+          },
           'store call failed',
         );
         throw unavailable;

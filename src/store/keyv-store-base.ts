@@ -1,11 +1,5 @@
 import type { Keyv } from 'keyv';
-import type {
-  CounterIncrement,
-  Store,
-  StoreKind,
-  TokenBucketOptions,
-  TokenBucketResult,
-} from './store.ts';
+import type { CounterIncrement, Store, StoreKind, TokenBucketOptions, TokenBucketResult } from './store.ts';
 
 /** The key-value half of a Store, shared by every backend: plain delegation to Keyv. */
 export abstract class KeyvStoreBase implements Store {

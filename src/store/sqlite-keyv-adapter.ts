@@ -39,9 +39,7 @@ export class NodeSqliteKeyvAdapter extends EventEmitter implements KeyvStoreAdap
       delete: db.prepare(`DELETE FROM ${table} WHERE key = ?`),
       clearAll: db.prepare(`DELETE FROM ${table}`),
       clearNamespace: db.prepare(`DELETE FROM ${table} WHERE substr(key, 1, length(?1)) = ?1`),
-      iterate: db.prepare(
-        `SELECT key, value FROM ${table} WHERE substr(key, 1, length(?1)) = ?1 AND (expires IS NULL OR expires > ?2) ORDER BY key`,
-      ),
+      iterate: db.prepare(`SELECT key, value FROM ${table} WHERE substr(key, 1, length(?1)) = ?1 AND (expires IS NULL OR expires > ?2) ORDER BY key`),
       purge: db.prepare(`DELETE FROM ${table} WHERE expires IS NOT NULL AND expires <= ?`),
     };
   }

@@ -20,17 +20,7 @@ export class SqliteStore extends KeyvStoreBase {
   readonly path: string;
   readonly #db: DatabaseSync;
   readonly #adapter: NodeSqliteKeyvAdapter;
-  readonly #sql: Record<
-    | 'insertIfAbsent'
-    | 'renew'
-    | 'release'
-    | 'readBucket'
-    | 'writeBucket'
-    | 'increment'
-    | 'readCounter'
-    | 'purge',
-    StatementSync
-  >;
+  readonly #sql: Record<'insertIfAbsent' | 'renew' | 'release' | 'readBucket' | 'writeBucket' | 'increment' | 'readCounter' | 'purge', StatementSync>;
   #lastPurgeMs = 0;
 
   /**

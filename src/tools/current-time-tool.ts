@@ -5,7 +5,7 @@ export const currentTimeTool = defineTool<{ timezone?: string }>({
   description: 'Returns the current date, weekday and time, in the bot\'s time zone or an IANA time zone such as "Asia/Tokyo".',
   parameters: {
     type: 'object',
-    properties: { timezone: { type: 'string', description: 'IANA time zone name; omit for the bot\'s own time zone' } },
+    properties: { timezone: { type: 'string', description: "IANA time zone name; omit for the bot's own time zone" } },
   },
   handler({ timezone }, context) {
     const zone = timezone?.trim() || context.timezone;

@@ -4,8 +4,7 @@ export const MAX_RECENT_MESSAGES = 50;
 
 export const recentMessagesTool = defineTool<{ limit?: number }>({
   name: 'recent_messages',
-  description:
-    'Reads the latest messages of the current channel or thread, including ones not addressed to you, e.g. to summarize a discussion.',
+  description: 'Reads the latest messages of the current channel or thread, including ones not addressed to you, e.g. to summarize a discussion.',
   parameters: {
     type: 'object',
     properties: { limit: { type: 'integer', description: `how many messages, 1-${MAX_RECENT_MESSAGES} (default 20)` } },

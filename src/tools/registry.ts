@@ -65,7 +65,9 @@ export class ToolRegistry {
     });
     const tool = this.#tools.get(call.function.name);
     if (!tool || !(tool.available?.(context) ?? true)) {
-      const known = this.definitions(context).map((t) => t.function.name).join(', ');
+      const known = this.definitions(context)
+        .map((t) => t.function.name)
+        .join(', ');
       return done(`Error: there is no tool named "${call.function.name}". Available tools: ${known || 'none'}.`, false);
     }
     let args: unknown;

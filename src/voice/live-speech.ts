@@ -19,10 +19,7 @@ export interface LiveSpeech {
  * eagerly, and packets are encoded one step ahead of the player, so encoding cost is spread over the
  * playback and one guild's long speech never blocks the event loop for another's.
  */
-export function startLiveSpeech(
-  openPcm16: (signal: AbortSignal) => AsyncIterable<Uint8Array>,
-  options: OpusFrameStreamOptions = {},
-): LiveSpeech {
+export function startLiveSpeech(openPcm16: (signal: AbortSignal) => AsyncIterable<Uint8Array>, options: OpusFrameStreamOptions = {}): LiveSpeech {
   const source = prefetch(openPcm16);
   const packets = opusFrameReadable(source.chunks, options);
   return {
@@ -44,9 +41,15 @@ let warmedUp: Promise<void> | undefined;
  */
 export function warmUpLiveSpeech(options: OpusFrameStreamOptions = {}): Promise<void> {
   warmedUp ??= (async () => {
-    const noise = Buffer.alloc(24_000 * 2 / 5);
+    const noise = Buffer.alloc((24_000 * 2) / 5);
     for (let at = 0; at < noise.length; at += 2) noise.writeInt16LE(Math.round((Math.random() - 0.5) * 200), at);
-    for await (const packet of opusFrameStream((async function* () { yield noise; })(), options)) void packet;
+    for await (const packet of opusFrameStream(
+      (async function* () {
+        yield noise;
+      })(),
+      options,
+    ))
+      void packet;
   })();
   return warmedUp;
 }

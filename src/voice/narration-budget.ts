@@ -10,7 +10,12 @@ import type { ChatMessageForNarration } from './narration.ts';
  * Reading a message aloud costs a speech request: it is charged to its author and their server like a question
  * (the server's own stricter limits included), and a message whose author or server has spent the budget is not read.
  */
-export function narrationBudget(platform: string, store: Store, config: Config, logger: Logger): (message: ChatMessageForNarration) => Promise<boolean> {
+export function narrationBudget(
+  platform: string,
+  store: Store,
+  config: Config,
+  logger: Logger,
+): (message: ChatMessageForNarration) => Promise<boolean> {
   const spending = new SpendingGuard(store, config);
   const settings = new SettingsStore(store);
   return async (message) => {

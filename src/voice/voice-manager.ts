@@ -191,10 +191,9 @@ export class VoiceManager {
   }
 
   #busyElsewhere(guildId: string, channelId: string): never {
-    throw new VoiceError(
-      `I'm speaking in ${this.#options.voice.channelName(guildId, channelId)} right now. Join that channel, or use /stop first.`,
-      { code: 'busy_elsewhere' },
-    );
+    throw new VoiceError(`I'm speaking in ${this.#options.voice.channelName(guildId, channelId)} right now. Join that channel, or use /stop first.`, {
+      code: 'busy_elsewhere',
+    });
   }
 
   #guildOf(scope: VoiceScope): string {

@@ -14,7 +14,10 @@ afterAll(() => emu.close());
 afterEach(() => emu.reset());
 
 const user = (content: string) => [{ role: 'user' as const, content }];
-const clock: FunctionTool = { type: 'function', function: { name: 'get_time', description: 'Current time', parameters: { type: 'object', properties: {} } } };
+const clock: FunctionTool = {
+  type: 'function',
+  function: { name: 'get_time', description: 'Current time', parameters: { type: 'object', properties: {} } },
+};
 
 describe('chat', () => {
   it('turns thinking off with thinking: disabled and returns reasoning separately when on', async () => {
@@ -31,7 +34,13 @@ describe('chat', () => {
   });
 
   it('builds the web_search tool from config: none when off, force_search only when forced', async () => {
-    const deps = depsFor(emu, { WEB_SEARCH: 'auto', WEB_SEARCH_MAX_KEYWORD: '2', WEB_SEARCH_LIMIT: '4', WEB_SEARCH_CITY: 'Lyon', WEB_SEARCH_COUNTRY: 'FR' });
+    const deps = depsFor(emu, {
+      WEB_SEARCH: 'auto',
+      WEB_SEARCH_MAX_KEYWORD: '2',
+      WEB_SEARCH_LIMIT: '4',
+      WEB_SEARCH_CITY: 'Lyon',
+      WEB_SEARCH_COUNTRY: 'FR',
+    });
     await chat(deps, { messages: user('hello') }).finalResult();
     expect(lastBody(emu).tools).toEqual([
       { type: 'web_search', max_keyword: 2, force_search: false, limit: 4, user_location: { type: 'approximate', country: 'FR', city: 'Lyon' } },
@@ -69,7 +78,13 @@ describe('chat', () => {
         { role: 'system' as const, content: 'Be brief.' },
         { role: 'user' as const, content: 'first' },
         { role: 'assistant' as const, content: 'ok' },
-        { role: 'user' as const, content: [{ type: 'image_url' as const, image_url: { url: dataUrl('image/png', png) } }, { type: 'text' as const, text: 'what is this' }] },
+        {
+          role: 'user' as const,
+          content: [
+            { type: 'image_url' as const, image_url: { url: dataUrl('image/png', png) } },
+            { type: 'text' as const, text: 'what is this' },
+          ],
+        },
       ];
       const result = await chat(deps, { messages, system: 'You are Herald.', thinking: false }).finalResult();
       const request = emu.requests.at(-1)!;
@@ -84,7 +99,10 @@ describe('chat', () => {
           { role: 'assistant', content: [{ type: 'text', text: 'ok' }] },
           {
             role: 'user',
-            content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: png.toString('base64') } }, { type: 'text', text: 'what is this' }],
+            content: [
+              { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png.toString('base64') } },
+              { type: 'text', text: 'what is this' },
+            ],
           },
         ],
       });

@@ -20,7 +20,15 @@ describe('describe', () => {
     const deps = depsFor(emu, { VISION_MODEL: 'svc-v2-omni' });
     const png = await imageBytes('png', 64, 48);
     const jpeg = await imageBytes('jpeg', 32, 32);
-    const deltas = await collect(describeImages(deps, { images: [{ mime: 'image/png', data: png }, { mime: 'image/jpeg', data: jpeg }], prompt: 'Which is wider?' }));
+    const deltas = await collect(
+      describeImages(deps, {
+        images: [
+          { mime: 'image/png', data: png },
+          { mime: 'image/jpeg', data: jpeg },
+        ],
+        prompt: 'Which is wider?',
+      }),
+    );
     const body = lastBody(emu);
     expect(body.model).toBe('svc-v2-omni');
     expect(body.messages).toEqual([
@@ -53,7 +61,12 @@ describe('describe', () => {
     const deltas = await collect(describeImages(deps, { images: [{ mime: 'image/gif', data: gif }], stream: false }));
     const request = emu.requests.at(-1)!;
     expect(request.path).toBe('/anthropic/v1/messages');
-    expect(request.body).toMatchObject({ stream: false, messages: [{ content: [{ type: 'image', source: { type: 'base64', media_type: 'image/gif', data: gif.toString('base64') } }, { type: 'text' }] }] });
+    expect(request.body).toMatchObject({
+      stream: false,
+      messages: [
+        { content: [{ type: 'image', source: { type: 'base64', media_type: 'image/gif', data: gif.toString('base64') } }, { type: 'text' }] },
+      ],
+    });
     expect(textOf(deltas)).toContain('Image 1: image/gif 10x20');
     expect(deltas.at(-1)).toEqual({ type: 'finish', reason: 'stop' });
     await deps.client.close();
@@ -65,7 +78,12 @@ describe('describe', () => {
     const huge = Buffer.alloc(Math.ceil((50 * 1024 * 1024) / 4) * 3 + 1);
     const error = (() => {
       try {
-        describeImages(deps, { images: [{ mime: 'image/png', data: Buffer.alloc(5) }, { mime: 'image/png', data: huge }] });
+        describeImages(deps, {
+          images: [
+            { mime: 'image/png', data: Buffer.alloc(5) },
+            { mime: 'image/png', data: huge },
+          ],
+        });
       } catch (e) {
         return e as MediaError;
       }
@@ -106,7 +124,10 @@ describe('transcribe', () => {
     const tooBig = Buffer.alloc(8 * 1024 * 1024);
     const error = await transcribe(deps, { audio: { mime: 'audio/wav', data: tooBig } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MediaError);
-    expect(error).toMatchObject({ code: 'too_large', message: 'The recording is too large for the AI service: 10.7 MB once encoded, the limit is 10 MB.' });
+    expect(error).toMatchObject({
+      code: 'too_large',
+      message: 'The recording is too large for the AI service: 10.7 MB once encoded, the limit is 10 MB.',
+    });
     const wrong = await transcribe(deps, { audio: { mime: 'audio/ogg' as 'audio/wav', data: Buffer.alloc(4) } }).catch((e: unknown) => e);
     expect(wrong).toMatchObject({ code: 'unsupported_format' });
     expect(emu.requests).toHaveLength(0);

@@ -105,7 +105,13 @@ describe('herald failures', () => {
 
   it('explains usage mistakes with exit code 2', async () => {
     const env = envFor('bearer', 'chat');
-    for (const argv of [['bogus'], ['say', 'hi'], ['say', 'hi', '-o', 'x.mp4'], ['transcribe', audio('voice-note.ogg'), '--language', 'fr'], ['chat']]) {
+    for (const argv of [
+      ['bogus'],
+      ['say', 'hi'],
+      ['say', 'hi', '-o', 'x.mp4'],
+      ['transcribe', audio('voice-note.ogg'), '--language', 'fr'],
+      ['chat'],
+    ]) {
       const run = await runCli(argv, env);
       expect(run.code).toBe(2);
       expect(run.stderr).toMatch(/^herald: .+ \(see herald --help\)\n$/);
@@ -163,7 +169,7 @@ describe('herald chat --file', () => {
     const pdf = write('report.pdf', pdfFile([['Net income: 4 million']]));
     const run = await runCli(['chat', "what's", 'wrong?', '--file', code, '--file', pdf], env());
     expect(run).toMatchObject({ code: 0, stderr: '' });
-    const sent = "what's wrong?\n[file \"main.py\"]\n```python\nprint(1 / 0)\n```\n[file \"report.pdf\", 1 page]\n```\nNet income: 4 million\n```";
+    const sent = 'what\'s wrong?\n[file "main.py"]\n```python\nprint(1 / 0)\n```\n[file "report.pdf", 1 page]\n```\nNet income: 4 million\n```';
     expect(lastUserText()).toBe(sent);
     expect(run.stdout).toBe(`Echo: ${sent}\n`);
   });
@@ -197,7 +203,11 @@ describe('herald chat --file', () => {
 
 describe('herald shell', () => {
   it('keeps the conversation for the session and forgets it on /reset', async () => {
-    const run = await runCli([], { ...envFor('bearer', 'chat'), WEB_SEARCH: 'off' }, 'my name is Ada\nwhat did I say first?\n/reset\nwhat did I say first?\n/exit\n');
+    const run = await runCli(
+      [],
+      { ...envFor('bearer', 'chat'), WEB_SEARCH: 'off' },
+      'my name is Ada\nwhat did I say first?\n/reset\nwhat did I say first?\n/exit\n',
+    );
     expect(run.code).toBe(0);
     const answers = run.stdout.trim().split('\n');
     expect(answers[0]).toBe('Echo: my name is Ada');

@@ -85,9 +85,7 @@ describe('herald with DISCORD_TOKEN set', () => {
     const run = await runCli(['register', '--guild', discord.guild.id], { DISCORD_TOKEN: discord.token, DISCORD_API_URL: discord.restUrl });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(new RegExp(`^Registered ${commands.length} commands in server ${discord.guild.id}: /ask /say`));
-    expect(discord.commands(discord.guild.id).map((c) => (c as { name: string }).name)).toEqual(
-      expect.arrayContaining(commands.map((c) => c.name)),
-    );
+    expect(discord.commands(discord.guild.id).map((c) => (c as { name: string }).name)).toEqual(expect.arrayContaining(commands.map((c) => c.name)));
   });
 
   it('runs the bot on Discord and Slack with health and metrics, answers, and on SIGTERM closes a reply in progress cleanly', async () => {
@@ -110,7 +108,10 @@ describe('herald with DISCORD_TOKEN set', () => {
       slack.setRequestUrl(`${base}/slack/events`);
       const mention = slack.events.appMention({ text: 'hello from slack' });
       expect((await slack.deliverEvent(mention)).status).toBe(200);
-      await slack.waitFor(() => slack.botMessages(slack.channelId).find((m) => m.thread_ts === mention.ts && /Echo: .*hello from slack/.test(m.text)), 10_000);
+      await slack.waitFor(
+        () => slack.botMessages(slack.channelId).find((m) => m.thread_ts === mention.ts && /Echo: .*hello from slack/.test(m.text)),
+        10_000,
+      );
       expect(await (await fetch(`${base}/metrics`)).text()).toMatch(/herald_requests_total\{capability="chat",platform="discord",outcome="ok"\} 1/);
 
       emu.pace.tokensPerSecond = 15;
@@ -123,7 +124,10 @@ describe('herald with DISCORD_TOKEN set', () => {
       const code = await herald.exited;
       expect([0, 1]).toContain(code);
       const final = discord.messages(dm).find((m) => m.id === started.id)!;
-      const lastBotText = discord.messages(dm).filter((m) => m.authorId === discord.botUser.id).at(-1)!.content;
+      const lastBotText = discord
+        .messages(dm)
+        .filter((m) => m.authorId === discord.botUser.id)
+        .at(-1)!.content;
       expect(final.content.length).toBeGreaterThan(started.content.length - 1);
       expect(lastBotText).toMatch(/(restarting|cancelled|interrupted)/i);
     } finally {

@@ -66,7 +66,11 @@ function textOf(message: ChatMessage): string {
 describe('/ask with a file', () => {
   it('offers a file option next to the image option', () => {
     expect(ask.options.map((o) => o.name)).toEqual(['question', 'image', 'file', 'search', 'reasoning']);
-    expect(ask.options.find((o) => o.name === 'file')).toEqual({ name: 'file', description: 'A text, code or PDF file to ask about', type: 'attachment' });
+    expect(ask.options.find((o) => o.name === 'file')).toEqual({
+      name: 'file',
+      description: 'A text, code or PDF file to ask about',
+      type: 'attachment',
+    });
   });
 
   it('asks about a code file or a PDF with its text', async () => {

@@ -56,7 +56,17 @@ describe('/settings', () => {
     await runCommand(settings, context({ model: 'svc-v2-flash', voice: 'en', user_requests_per_minute: 2 }), services);
     expect(replies.at(-1)).toMatch(/^Saved\. Settings for this server — .*model: svc-v2-flash · voice: default_en · requests per user per minute: 2/);
     await runCommand(say, context({ text: 'hello' }), services);
-    await collect(engine.handle({ platform: 'discord', workspaceId: 'guild-1', channelId: 'channel-1', messageId: 'm1', author: { id: 'u9', displayName: 'Bo' }, text: 'hi', isDirect: false }));
+    await collect(
+      engine.handle({
+        platform: 'discord',
+        workspaceId: 'guild-1',
+        channelId: 'channel-1',
+        messageId: 'm1',
+        author: { id: 'u9', displayName: 'Bo' },
+        text: 'hi',
+        isDirect: false,
+      }),
+    );
     expect(requests.at(-1)!.model).toBe('svc-v2-flash');
     await runCommand(settings, context({ user_requests_per_minute: 0, model: 'default' }), services);
     expect(replies.at(-1)).toMatch(/model: default · voice: default_en · requests per user per minute: default/);
@@ -76,13 +86,23 @@ describe('/settings', () => {
     expect(replies.at(-1)).toBe('"svc-ultra-expensive" is not a model Herald may use here. Choose one of: svc-v2.5-pro, svc-v2-flash.');
     expect(await engine.getSettings({ platform: 'discord', workspaceId: 'guild-1' })).toEqual({});
     await engine.updateSettings({ platform: 'discord', workspaceId: 'guild-1' }, { model: 'svc-ultra-expensive' });
-    await collect(engine.handle({ platform: 'discord', workspaceId: 'guild-1', channelId: 'channel-1', messageId: 'm1', author: { id: 'u9', displayName: 'Bo' }, text: 'hi', isDirect: false }));
+    await collect(
+      engine.handle({
+        platform: 'discord',
+        workspaceId: 'guild-1',
+        channelId: 'channel-1',
+        messageId: 'm1',
+        author: { id: 'u9', displayName: 'Bo' },
+        text: 'hi',
+        isDirect: false,
+      }),
+    );
     expect(requests.at(-1)!.model).toBe('svc-v2.5-pro');
   });
 });
 
 describe('/ask search', () => {
-  it("cannot turn web search on where the server or channel turned it off, but can where it is on", async () => {
+  it('cannot turn web search on where the server or channel turned it off, but can where it is on', async () => {
     const { services, context, requests } = harness();
     const ask = commands.find((c) => c.name === 'ask')!;
     const asking = (options: Record<string, OptionValue>) => ({ ...context(options), replyStream: collect });
@@ -138,7 +158,7 @@ describe('/say input and budgets', () => {
     expect(spoken).toEqual([]);
   });
 
-  it("goes through the per-user quota like chat, and shows in /usage", async () => {
+  it('goes through the per-user quota like chat, and shows in /usage', async () => {
     const { services, spoken, replies, context } = harness({ QUOTA_USER_PER_MINUTE: '2' });
     for (const text of ['one', 'two', 'three', 'four']) await runCommand(say, context({ text }), services);
     expect(spoken.map((s) => s.input.text)).toEqual(['one', 'two']);
@@ -160,7 +180,11 @@ describe('/say input and budgets', () => {
 describe('subcommands', () => {
   it('a command with subcommands takes its options only through them', () => {
     for (const command of commands.filter((c) => c.subcommands)) expect(command.options, command.name).toEqual([]);
-    expect(optionsOf(narrate, 'start').map((o) => [o.name, o.type])).toEqual([['channel', 'channel'], ['voice', 'string'], ['style', 'string']]);
+    expect(optionsOf(narrate, 'start').map((o) => [o.name, o.type])).toEqual([
+      ['channel', 'channel'],
+      ['voice', 'string'],
+      ['style', 'string'],
+    ]);
     expect(optionsOf(narrate, 'stop')).toEqual([]);
     expect(optionsOf(settings)).toBe(settings.options);
   });

@@ -3,13 +3,25 @@ import { fitContext, newestWithin, type Exchange } from '../../src/conversation/
 import type { ChatMessage } from '../../src/service/types.ts';
 
 function exchange(label: string, tokens: number): Exchange {
-  return { messages: [{ role: 'user', content: `${label}?` }, { role: 'assistant', content: `${label}!` }], tokens, at: 0 };
+  return {
+    messages: [
+      { role: 'user', content: `${label}?` },
+      { role: 'assistant', content: `${label}!` },
+    ],
+    tokens,
+    at: 0,
+  };
 }
 
 const toolExchange: Exchange = {
   messages: [
     { role: 'user', content: 'calc?' },
-    { role: 'assistant', content: null, reasoning_content: 'need math', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'calculate', arguments: '{}' } }] },
+    {
+      role: 'assistant',
+      content: null,
+      reasoning_content: 'need math',
+      tool_calls: [{ id: 'c1', type: 'function', function: { name: 'calculate', arguments: '{}' } }],
+    },
     { role: 'tool', tool_call_id: 'c1', content: '4' },
     { role: 'assistant', content: 'It is 4.' },
   ],
@@ -39,7 +51,13 @@ describe('fitContext', () => {
   });
 
   it('never keeps a newer exchange while an older one in between is dropped', () => {
-    const fit = fitContext({ systemTokens: 0, history: [exchange('a', 1), exchange('big', 90), exchange('c', 5)], current, currentTokens: 5, budget: 50 });
+    const fit = fitContext({
+      systemTokens: 0,
+      history: [exchange('a', 1), exchange('big', 90), exchange('c', 5)],
+      current,
+      currentTokens: 5,
+      budget: 50,
+    });
     expect(fit.messages.map((m) => m.content)).toEqual(['c?', 'c!', 'now?']);
   });
 

@@ -42,14 +42,17 @@ function sentBodies(): ChatBody[] {
 
 /** The text of the last user message of the last request to the service. */
 function lastUserText(): string {
-  const content = sentBodies().at(-1)!.messages.findLast((m) => m.role === 'user')!.content;
+  const content = sentBodies()
+    .at(-1)!
+    .messages.findLast((m) => m.role === 'user')!.content;
   if (typeof content === 'string') return content;
   return (content as ContentPart[]).flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
 }
 
 const file = (name: string, text: string | Buffer) => ({ name, data: typeof text === 'string' ? Buffer.from(text) : text });
 
-const MAIN_PY = 'def mean(values):\r\n    """Average.\r\n\r\n    ```\r\n    mean([1, 2]) == 1.5\r\n    ```\r\n    """\r\n    return sum(values) / len(value)\r\n';
+const MAIN_PY =
+  'def mean(values):\r\n    """Average.\r\n\r\n    ```\r\n    mean([1, 2]) == 1.5\r\n    ```\r\n    """\r\n    return sum(values) / len(value)\r\n';
 
 describe('attached documents reach the service', () => {
   it('sends a code file, labelled and fenced, with the question, and answers it', async () => {
@@ -63,7 +66,7 @@ describe('attached documents reach the service', () => {
     expect(reply.notices).toEqual([]);
   });
 
-  it('sends a PDF\'s text with its page count and page markers', async () => {
+  it("sends a PDF's text with its page count and page markers", async () => {
     const adapter = await start();
     const pdf = pdfFile([['Quarterly report', 'Revenue rose 12%'], ['Costs fell 3%']]);
     await adapter.send('what happened to costs?', { documents: [{ name: 'report.pdf', mime: 'application/pdf', data: pdf }] });
@@ -111,7 +114,9 @@ describe('attached documents reach the service', () => {
 
   it('cuts a long PDF and says how many pages were read', async () => {
     const adapter = await start({ CONTEXT_TOKENS: '3000' });
-    const pages = Array.from({ length: 40 }, (_, p) => Array.from({ length: 20 }, (_, l) => `Page ${p + 1}, paragraph ${l + 1} of the annual report.`));
+    const pages = Array.from({ length: 40 }, (_, p) =>
+      Array.from({ length: 20 }, (_, l) => `Page ${p + 1}, paragraph ${l + 1} of the annual report.`),
+    );
     const reply = await adapter.send('summarize', { documents: [file('annual.pdf', pdfFile(pages))] });
     const notice = /^"annual\.pdf" is long, so I read only about its first (\d+) of 40 pages\.$/.exec(reply.notices[0]?.text ?? '');
     expect(notice).not.toBeNull();
@@ -132,7 +137,11 @@ describe('attached documents reach the service', () => {
     expect(reply.text).toMatch(/^Echo: /);
     expect(reply.notices).toEqual([
       { type: 'notice', code: 'file_skipped', text: 'I skipped "demo.mp4": besides images and audio, I can only read text, code and PDF files.' },
-      { type: 'notice', code: 'file_skipped', text: `"data.bin" isn't a text file or a PDF, so I can't read it. I can read text, code and PDF files.` },
+      {
+        type: 'notice',
+        code: 'file_skipped',
+        text: `"data.bin" isn't a text file or a PDF, so I can't read it. I can read text, code and PDF files.`,
+      },
     ]);
   });
 
@@ -167,7 +176,9 @@ describe('attached documents reach the service', () => {
 
   it('sends images and files together to the vision model', async () => {
     const adapter = await start();
-    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#3c3' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#3c3' } })
+      .png()
+      .toBuffer();
     const reply = await adapter.send('', { images: [{ name: 'chart.png', data: png }], documents: [file('data.csv', 'a,b\n1,2\n')] });
     expect(sentBodies()[0]!.model).toBe('svc-v2.5');
     expect(lastUserText()).toBe('[Alice]: Describe this image and summarize this file.\n[file "data.csv"]\n```csv\na,b\n1,2\n```');
@@ -175,7 +186,9 @@ describe('attached documents reach the service', () => {
   });
   it('sends a scanned PDF without a text layer to the vision model as its first pages, with a note when there are more', async () => {
     const adapter = await start();
-    const jpeg = await sharp({ create: { width: 120, height: 160, channels: 3, background: '#eee' } }).jpeg().toBuffer();
+    const jpeg = await sharp({ create: { width: 120, height: 160, channels: 3, background: '#eee' } })
+      .jpeg()
+      .toBuffer();
     const scan = scannedPdf(Array.from({ length: 7 }, () => ({ jpeg, width: 120, height: 160 })));
     const reply = await adapter.send('', { documents: [file('contract.pdf', scan)] });
     expect(reply.error).toBeUndefined();

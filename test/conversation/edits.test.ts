@@ -36,7 +36,14 @@ afterEach(async () => {
 const SENT_AT = Date.parse('2025-01-14T10:00:00Z');
 
 async function start(env: Record<string, string> = {}): Promise<FakeAdapter> {
-  const config = testConfig({ API_BASE_URL: emulator.url, API_KEY: emulator.apiKey, STORE_URL: 'memory://', API_MAX_RETRIES: '0', QUOTA_USER_PER_MINUTE: '100', ...env });
+  const config = testConfig({
+    API_BASE_URL: emulator.url,
+    API_KEY: emulator.apiKey,
+    STORE_URL: 'memory://',
+    API_MAX_RETRIES: '0',
+    QUOTA_USER_PER_MINUTE: '100',
+    ...env,
+  });
   handle = await createEngine({ config, logger: silentLogger });
   return new FakeAdapter(handle.engine, { channelId: `channel-${randomUUID()}` });
 }

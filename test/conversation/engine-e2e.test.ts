@@ -142,7 +142,9 @@ describe.each(backends)('engine end to end with the emulator, $name store', (bac
     await adapter.send(`second ${words}`);
     const third = await adapter.send(`third ${words}`);
     expect(third.notices.map((n) => n.text)).toEqual(['Earlier messages were trimmed to fit the context.']);
-    const sent = chatBodies().at(-1)!.messages.map((m) => String(m.content).slice(0, 15));
+    const sent = chatBodies()
+      .at(-1)!
+      .messages.map((m) => String(m.content).slice(0, 15));
     expect(sent).not.toContain('[Alice]: first ');
     expect(sent.at(-1)).toBe('[Alice]: third ');
   });
@@ -157,12 +159,18 @@ describe.each(backends)('engine end to end with the emulator, $name store', (bac
 
   it('looks at an image and hears a voice message through the real media preparation', async () => {
     const adapter = await start({ WEB_SEARCH: 'off' });
-    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#c33' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#c33' } })
+      .png()
+      .toBuffer();
     const seen = await adapter.send('what is this?', { images: [{ name: 'red.png', data: png }] });
     expect(seen.text).toContain('I see 1 image.\nImage 1: image/png 64x48');
     expect((emulator.requests[0]!.body as ChatBody).model).toBe('svc-v2.5');
 
-    const wav = writeWav(new Int16Array(16_000).map((_, i) => Math.round(8000 * Math.sin(i / 5))), 16_000, 1);
+    const wav = writeWav(
+      new Int16Array(16_000).map((_, i) => Math.round(8000 * Math.sin(i / 5))),
+      16_000,
+      1,
+    );
     const heard = await adapter.send('', { audio: [{ name: 'note.wav', mime: 'audio/wav', data: wav, isVoiceMessage: true }] });
     expect(heard.transcripts).toEqual([{ name: 'note.wav', text: 'Transcript of 1.00 s of audio (language: auto).' }]);
     expect(heard.text).toBe('Echo: [Alice]: (voice message, transcribed) Transcript of 1.00 s of audio (language: auto).');

@@ -115,7 +115,10 @@ describe('ConversationEngine: settings, thinking and search', () => {
     expect(requests[1]).toMatchObject({ thinking: false, webSearch: 'off' });
     expect(requests[1]!.system).toMatch(/^You are Guildbot\./);
 
-    await engine.updateSettings({ platform: 'test', workspaceId: 'guild-1', channelId: 'channel-1' }, { persona: 'You are Channelbot.', webSearch: 'force' });
+    await engine.updateSettings(
+      { platform: 'test', workspaceId: 'guild-1', channelId: 'channel-1' },
+      { persona: 'You are Channelbot.', webSearch: 'force' },
+    );
     const forced = await adapter.send('c');
     expect(requests[2]).toMatchObject({ thinking: false, webSearch: 'force' });
     expect(requests[2]!.system).toMatch(/^You are Channelbot\./);
@@ -127,8 +130,12 @@ describe('ConversationEngine: settings, thinking and search', () => {
     await adapter.send('other channel', { channelId: 'channel-2' });
     expect(requests[4]!.system).toMatch(/^You are Guildbot\./);
 
-    expect(await engine.updateSettings({ platform: 'test', workspaceId: 'guild-1', channelId: 'channel-1' }, { persona: null })).toEqual({ webSearch: 'force' });
-    await expect(engine.updateSettings({ platform: 'test', workspaceId: 'guild-1' }, { webSearch: 'sometimes' as never })).rejects.toThrow(/off, auto or force/);
+    expect(await engine.updateSettings({ platform: 'test', workspaceId: 'guild-1', channelId: 'channel-1' }, { persona: null })).toEqual({
+      webSearch: 'force',
+    });
+    await expect(engine.updateSettings({ platform: 'test', workspaceId: 'guild-1' }, { webSearch: 'sometimes' as never })).rejects.toThrow(
+      /off, auto or force/,
+    );
   });
 
   it('uses a server or channel model for text turns, never for images', async () => {
@@ -196,7 +203,13 @@ describe('ConversationEngine: settings, thinking and search', () => {
 describe('ConversationEngine: tools', () => {
   it('runs parallel tool calls and sends each result back with its call id', async () => {
     const { adapter, requests } = setup([
-      { calls: [toolCall('c1', 'calculate', { expression: '6*7' }), toolCall('c2', 'roll_dice', { notation: '1d1+0' }), toolCall('c3', 'current_time', {})] },
+      {
+        calls: [
+          toolCall('c1', 'calculate', { expression: '6*7' }),
+          toolCall('c2', 'roll_dice', { notation: '1d1+0' }),
+          toolCall('c3', 'current_time', {}),
+        ],
+      },
       { text: 'Done.' },
     ]);
     const reply = await adapter.send('compute things');
@@ -226,9 +239,13 @@ describe('ConversationEngine: tools', () => {
         return 'ok';
       },
     });
-    const { adapter } = setup([{ calls: [toolCall('a', 'slow', {}), toolCall('b', 'slow', {}), toolCall('c', 'slow', {})] }, { text: 'ok' }], {}, {
-      tools: new ToolRegistry([slow]),
-    });
+    const { adapter } = setup(
+      [{ calls: [toolCall('a', 'slow', {}), toolCall('b', 'slow', {}), toolCall('c', 'slow', {})] }, { text: 'ok' }],
+      {},
+      {
+        tools: new ToolRegistry([slow]),
+      },
+    );
     await adapter.send('go');
     expect(peak).toBe(3);
   });
@@ -241,7 +258,11 @@ describe('ConversationEngine: tools', () => {
     ]);
     const reply = await adapter.send('2+2?');
     expect(reply.text).toBe('4');
-    expect(requests[1]!.messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'c1', content: expect.stringMatching(/^Error: the arguments are not valid JSON/) });
+    expect(requests[1]!.messages.at(-1)).toMatchObject({
+      role: 'tool',
+      tool_call_id: 'c1',
+      content: expect.stringMatching(/^Error: the arguments are not valid JSON/),
+    });
     expect(requests[2]!.messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'c2', content: '2+2 = 4' });
   });
 
@@ -307,9 +328,13 @@ describe('ConversationEngine: tools', () => {
 
 describe('ConversationEngine: images and audio', () => {
   it('sends images to the vision model with the text as the question; history keeps a note, not the bytes', async () => {
-    const { adapter, requests } = setup([{ text: 'A cat.' }, { text: 'Grey.' }], {}, {
-      prepareImage: async () => ({ mime: 'image/png', data: Buffer.from('png-bytes'), width: 640, height: 480 }),
-    });
+    const { adapter, requests } = setup(
+      [{ text: 'A cat.' }, { text: 'Grey.' }],
+      {},
+      {
+        prepareImage: async () => ({ mime: 'image/png', data: Buffer.from('png-bytes'), width: 640, height: 480 }),
+      },
+    );
     const reply = await adapter.send('', { images: [{ name: 'cat.heic', data: new Uint8Array([1, 2, 3]) }] });
     expect(reply.text).toBe('A cat.');
     expect(reply.statuses).toContain('looking at the image…');
@@ -325,9 +350,13 @@ describe('ConversationEngine: images and audio', () => {
   });
 
   it('counts image tokens by the spec formula against the budget', async () => {
-    const { adapter } = setup([{ text: 'never' }], { CONTEXT_TOKENS: '3000' }, {
-      prepareImage: async () => ({ mime: 'image/png', data: Buffer.from('x'), width: 2048, height: 2048 }),
-    });
+    const { adapter } = setup(
+      [{ text: 'never' }],
+      { CONTEXT_TOKENS: '3000' },
+      {
+        prepareImage: async () => ({ mime: 'image/png', data: Buffer.from('x'), width: 2048, height: 2048 }),
+      },
+    );
     const reply = await adapter.send('look', { images: [{ name: 'big.png', data: new Uint8Array([1]) }] });
     expect(reply.error?.code).toBe('too_long');
     expect(reply.error?.message).toMatch(/about 4,\d{3} tokens/);
@@ -335,19 +364,26 @@ describe('ConversationEngine: images and audio', () => {
 
   it('transcribes a voice message and answers it, showing the transcript', async () => {
     const transcribed: string[] = [];
-    const { adapter, requests } = setup([{ text: 'Milk is on the list.' }], {}, {
-      prepareAudio: async () => ({
-        segments: [
-          { mime: 'audio/wav', data: Buffer.from('part1') },
-          { mime: 'audio/wav', data: Buffer.from('part2') },
-        ],
-        durationSeconds: 70,
-      }),
-      transcribe: async ({ audio }) => {
-        transcribed.push(audio.data.toString());
-        return { text: audio.data.toString() === 'part1' ? 'remind me' : 'to buy milk', usage: { ...emptyServiceUsage(), audioSeconds: 35, audioTokens: 875 } };
+    const { adapter, requests } = setup(
+      [{ text: 'Milk is on the list.' }],
+      {},
+      {
+        prepareAudio: async () => ({
+          segments: [
+            { mime: 'audio/wav', data: Buffer.from('part1') },
+            { mime: 'audio/wav', data: Buffer.from('part2') },
+          ],
+          durationSeconds: 70,
+        }),
+        transcribe: async ({ audio }) => {
+          transcribed.push(audio.data.toString());
+          return {
+            text: audio.data.toString() === 'part1' ? 'remind me' : 'to buy milk',
+            usage: { ...emptyServiceUsage(), audioSeconds: 35, audioTokens: 875 },
+          };
+        },
       },
-    });
+    );
     const reply = await adapter.send('', { audio: [{ name: 'voice.ogg', data: new Uint8Array([9]), isVoiceMessage: true }] });
     expect(transcribed).toEqual(['part1', 'part2']);
     expect(reply.transcripts).toEqual([{ name: 'voice.ogg', text: 'remind me to buy milk' }]);
@@ -358,9 +394,13 @@ describe('ConversationEngine: images and audio', () => {
   });
 
   it('only transcribes an audio file sent without a question, and remembers the transcript', async () => {
-    const { adapter, requests } = setup([{ text: 'It was about milk.' }], {}, {
-      transcribe: async () => ({ text: 'Meeting notes: buy milk.', usage: emptyServiceUsage() }),
-    });
+    const { adapter, requests } = setup(
+      [{ text: 'It was about milk.' }],
+      {},
+      {
+        transcribe: async () => ({ text: 'Meeting notes: buy milk.', usage: emptyServiceUsage() }),
+      },
+    );
     const reply = await adapter.send('', { audio: [{ name: 'meeting.mp3', mime: 'audio/mpeg', data: new Uint8Array([1]), isVoiceMessage: false }] });
     expect(reply.transcripts).toEqual([{ name: 'meeting.mp3', text: 'Meeting notes: buy milk.' }]);
     expect(reply.text).toBe('');
@@ -385,7 +425,10 @@ describe('ConversationEngine: quotas and usage', () => {
     await adapter.send('1');
     await adapter.send('2');
     const denied = await adapter.send('3');
-    expect(denied.error).toMatchObject({ code: 'rate_limited', message: expect.stringMatching(/^You've reached your limit of 2 requests per minute — try again in \d+ s\.$/) });
+    expect(denied.error).toMatchObject({
+      code: 'rate_limited',
+      message: expect.stringMatching(/^You've reached your limit of 2 requests per minute — try again in \d+ s\.$/),
+    });
     expect(denied.error!.retryAfterMs).toBeGreaterThan(25_000);
     expect(requests).toHaveLength(2);
     expect((await adapter.send('from Bob', { author: 'Bob' })).text).toBe('ok');
@@ -411,7 +454,9 @@ describe('ConversationEngine: quotas and usage', () => {
   });
 
   it('stops a user over the daily token budget until midnight in TZ', async () => {
-    const { adapter } = setup(() => ({ text: 'ok', usage: { promptTokens: 80, completionTokens: 40, totalTokens: 120 } }), { QUOTA_USER_DAILY_TOKENS: '100' });
+    const { adapter } = setup(() => ({ text: 'ok', usage: { promptTokens: 80, completionTokens: 40, totalTokens: 120 } }), {
+      QUOTA_USER_DAILY_TOKENS: '100',
+    });
     expect((await adapter.send('1')).text).toBe('ok');
     const denied = await adapter.send('2');
     // NOW is 11:00 in Berlin: 13 hours to midnight.
@@ -424,12 +469,31 @@ describe('ConversationEngine: quotas and usage', () => {
   });
 
   it('records usage per user and per guild, today and in total', async () => {
-    const { adapter, engine } = setup(() => ({ text: 'ok', usage: { promptTokens: 100, completionTokens: 20, totalTokens: 120, reasoningTokens: 7, cachedTokens: 50, webSearch: { toolUsage: 3, pageUsage: 4 } } }));
+    const { adapter, engine } = setup(() => ({
+      text: 'ok',
+      usage: {
+        promptTokens: 100,
+        completionTokens: 20,
+        totalTokens: 120,
+        reasoningTokens: 7,
+        cachedTokens: 50,
+        webSearch: { toolUsage: 3, pageUsage: 4 },
+      },
+    }));
     await adapter.send('a');
     await adapter.send('b', { author: 'Bob' });
     const alice = await engine.usage({ platform: 'test', userId: 'id-alice' });
     expect(alice.day).toBe('2025-01-14');
-    expect(alice.today).toMatchObject({ replies: 1, serviceCalls: 1, promptTokens: 100, completionTokens: 20, totalTokens: 120, reasoningTokens: 7, cachedTokens: 50, webSearchCalls: 3 });
+    expect(alice.today).toMatchObject({
+      replies: 1,
+      serviceCalls: 1,
+      promptTokens: 100,
+      completionTokens: 20,
+      totalTokens: 120,
+      reasoningTokens: 7,
+      cachedTokens: 50,
+      webSearchCalls: 3,
+    });
     expect(alice.limits).toEqual({ requestsPerMinute: 10, dailyTokens: 200_000 });
     const guild = await engine.usage({ platform: 'test', workspaceId: 'guild-1' });
     expect(guild.total).toMatchObject({ replies: 2, totalTokens: 240, webSearchCalls: 6 });
@@ -451,11 +515,15 @@ describe('ConversationEngine: failures and cancellation', () => {
   });
 
   it('tells the asker nothing of a package the operator has to install (the log names it)', async () => {
-    const { adapter } = setup([], {}, {
-      prepareImage: async () => {
-        throw new PackageLoadError('sharp', new Error('Cannot find module sharp'));
+    const { adapter } = setup(
+      [],
+      {},
+      {
+        prepareImage: async () => {
+          throw new PackageLoadError('sharp', new Error('Cannot find module sharp'));
+        },
       },
-    });
+    );
     const reply = await adapter.send('look', { images: [{ name: 'a.png', mime: 'image/png', data: new Uint8Array([1]) }] });
     expect(reply.error).toMatchObject({ code: 'internal', message: 'Something went wrong while answering; please try again.' });
   });

@@ -33,7 +33,13 @@ describe('estimateMessageTokens', () => {
     expect(estimateMessageTokens({ role: 'user', content: 'abcd' }, images)).toBe(5);
     expect(
       estimateMessageTokens(
-        { role: 'user', content: [{ type: 'text', text: 'abcd' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AA' } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'abcd' },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,AA' } },
+          ],
+        },
         images,
       ),
     ).toBe(4 + 1 + 256);

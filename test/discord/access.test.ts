@@ -55,7 +55,11 @@ describe('discord: allow and deny lists', () => {
   it('refuses a command naming a denied channel from an allowed one: /narrate start channel:', async () => {
     const { fake } = h;
     const record = fake.invokeCommand({
-      name: 'narrate', subcommand: 'start', userId: fake.users.bob.id, channelId: fake.textChannel.id, options: { channel: denied.id },
+      name: 'narrate',
+      subcommand: 'start',
+      userId: fake.users.bob.id,
+      channelId: fake.textChannel.id,
+      options: { channel: denied.id },
     });
     const answered = await fake.waitFor(() => record.originalMessageId && fake.message(record.originalMessageId));
     expect(answered).toMatchObject({ content: `Herald isn't available in <#${denied.id}>.`, ephemeral: true });
@@ -118,7 +122,13 @@ describe('discord: direct messages kept to members (DISCORD_DMS=members)', () =>
 
 describe('discord: DirectMessageAccess', () => {
   const lists: DiscordAccess = {
-    allowGuilds: [], denyGuilds: ['g-denied'], allowChannels: [], denyChannels: [], allowRoles: ['helper'], denyRoles: [], directMessages: 'members',
+    allowGuilds: [],
+    denyGuilds: ['g-denied'],
+    allowChannels: [],
+    denyChannels: [],
+    allowRoles: ['helper'],
+    denyRoles: [],
+    directMessages: 'members',
   };
   function directory(roles: Record<string, Record<string, string[]>>) {
     const lookups: string[] = [];
@@ -170,7 +180,15 @@ describe('discord: DirectMessageAccess', () => {
 });
 
 describe('discord: the access rule', () => {
-  const none: DiscordAccess = { allowGuilds: [], denyGuilds: [], allowChannels: [], denyChannels: [], allowRoles: [], denyRoles: [], directMessages: 'all' };
+  const none: DiscordAccess = {
+    allowGuilds: [],
+    denyGuilds: [],
+    allowChannels: [],
+    denyChannels: [],
+    allowRoles: [],
+    denyRoles: [],
+    directMessages: 'all',
+  };
   const where = { guildId: 'g1', channelIds: ['c1', 'parent'], roleIds: ['r1'] };
 
   it('lets everything through without lists, and direct messages through any lists', () => {

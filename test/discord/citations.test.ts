@@ -31,7 +31,11 @@ describe('discord: cited answers', () => {
     const lines = embed.description.split('\n');
     expect(lines).toHaveLength(3);
     lines.forEach((line, i) => {
-      expect(line).toMatch(new RegExp(`^\\*\\*${i + 1}\\.\\*\\* \\[.+ — source ${i + 1}\\]\\(https://news${i + 1}\\.example\\.com/articles/[^)]+\\) — Example News ${i + 1} · 2025-01-0${i + 1}$`));
+      expect(line).toMatch(
+        new RegExp(
+          `^\\*\\*${i + 1}\\.\\*\\* \\[.+ — source ${i + 1}\\]\\(https://news${i + 1}\\.example\\.com/articles/[^)]+\\) — Example News ${i + 1} · 2025-01-0${i + 1}$`,
+        ),
+      );
     });
     expect(h.fake.rateLimitedCount).toBe(0);
   });

@@ -43,7 +43,9 @@ describe('discord: slash commands', () => {
     const narrate = h.fake.commands().find((c) => c.name === 'narrate')!;
     expect(narrate.options).toEqual([
       {
-        type: 1, name: 'start', description: 'Start reading new messages aloud in your voice channel',
+        type: 1,
+        name: 'start',
+        description: 'Start reading new messages aloud in your voice channel',
         options: [
           expect.objectContaining({ type: 7, name: 'channel', required: false, channel_types: [0, 5, 11, 12, 10, 2, 13] }),
           expect.objectContaining({ type: 3, name: 'voice' }),
@@ -187,10 +189,15 @@ describe('discord: uploads over the limit', () => {
 
   it('says the file is too large for this channel instead of attempting the upload', async () => {
     const before = h.finished;
-    const record = h.fake.invokeCommand({ name: 'say', options: { text: 'A sentence long enough to make a WAV file well over sixty-four kilobytes.', format: 'wav' } });
+    const record = h.fake.invokeCommand({
+      name: 'say',
+      options: { text: 'A sentence long enough to make a WAV file well over sixty-four kilobytes.', format: 'wav' },
+    });
     await h.repliesFinished(before + 1);
     const answer = h.fake.message(record.originalMessageId!)!;
-    expect(answer.content).toMatch(/^The speech came out at \d+\.\d MB, over this channel's upload limit of 0\.1 MB\. Try a shorter text or the voice-message format/);
+    expect(answer.content).toMatch(
+      /^The speech came out at \d+\.\d MB, over this channel's upload limit of 0\.1 MB\. Try a shorter text or the voice-message format/,
+    );
     expect(answer.attachments).toHaveLength(0);
     expect(h.fake.requests.filter((r) => r.status === 413 || r.files.length > 0)).toHaveLength(0);
   });

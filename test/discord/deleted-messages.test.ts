@@ -53,7 +53,9 @@ function deleteReceived(): Promise<void> {
   });
 }
 
-it("stops at once when a moderator deletes Herald's reply mid-stream: the service request is cancelled, nothing more is sent, no error", { timeout: 40_000 }, async () => {
+it("stops at once when a moderator deletes Herald's reply mid-stream: the service request is cancelled, nothing more is sent, no error", {
+  timeout: 40_000,
+}, async () => {
   const answer = await askAndWaitForAnswer('long 400');
   const deletedAt = h.fake.requests.length;
   h.fake.deleteUserMessage({ channelId: answer.channelId, messageId: answer.first.id });
@@ -145,11 +147,14 @@ it("/ask's streamed answer deleted by a moderator stops the same way (the intera
   await registerCommands(h.config);
   const before = h.finished;
   const record = h.fake.invokeCommand({ name: 'ask', options: { question: 'long 400' } as never });
-  const answer = await h.fake.waitFor(() => {
-    const id = h.fake.interaction(record.id)?.originalMessageId;
-    const message = id ? h.fake.message(id) : undefined;
-    return message && message.content.length > 0 && message;
-  }, { timeoutMs: 10_000, description: 'the streamed answer' });
+  const answer = await h.fake.waitFor(
+    () => {
+      const id = h.fake.interaction(record.id)?.originalMessageId;
+      const message = id ? h.fake.message(id) : undefined;
+      return message && message.content.length > 0 && message;
+    },
+    { timeoutMs: 10_000, description: 'the streamed answer' },
+  );
   const deletedAt = h.fake.requests.length;
   h.fake.deleteUserMessage({ channelId: answer.channelId, messageId: answer.id });
   await h.repliesFinished(before + 1, 30_000);

@@ -88,7 +88,9 @@ describe('discord: attached documents', () => {
   });
 
   it('reads a file Discord gives no type for when it turns out to be text', async () => {
-    const { text, sent } = await ask('untyped', `${h.mention} anything missing?`, [{ filename: 'groceries.list', bytes: Buffer.from('eggs\nflour\nmilk\n') }]);
+    const { text, sent } = await ask('untyped', `${h.mention} anything missing?`, [
+      { filename: 'groceries.list', bytes: Buffer.from('eggs\nflour\nmilk\n') },
+    ]);
     expect(sent).toHaveLength(1);
     expect(text).toContain('anything missing?');
     expect(text).toContain('groceries.list');

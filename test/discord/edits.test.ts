@@ -44,7 +44,9 @@ function deletesIn(channelId: string) {
   return h.fake.requests.filter((r) => r.method === 'DELETE' && r.params.channel_id === channelId);
 }
 
-it('an edit right after the answer replaces it: the old answer goes, the edited question is answered, and the conversation goes on from it', { timeout: 20_000 }, async () => {
+it('an edit right after the answer replaces it: the old answer goes, the edited question is answered, and the conversation goes on from it', {
+  timeout: 20_000,
+}, async () => {
   const { channelId, questionId } = await ask('what is the captial of France?');
   const [old] = answers(channelId);
   expect(old).toMatchObject({ content: 'Echo: [Alice]: what is the captial of France?', replyTo: questionId });
@@ -67,7 +69,9 @@ it('an edit right after the answer replaces it: the old answer goes, the edited 
   ]);
 });
 
-it('an edit while the answer streams cancels it (its service request is aborted) and leaves one answer, to the edited question', { timeout: 40_000 }, async () => {
+it('an edit while the answer streams cancels it (its service request is aborted) and leaves one answer, to the edited question', {
+  timeout: 40_000,
+}, async () => {
   h.emu.pace.tokensPerSecond = 41;
   const channel = h.fake.addChannel({ name: 'edited-mid-stream' });
   const before = h.finished;
@@ -111,7 +115,9 @@ it('an edit of an older question, or one made more than 10 minutes after the que
   expect(deletesIn(dm)).toEqual([]);
 });
 
-it('a link preview added to the question, an edit that drops the mention, or an edit of a message Herald never answered changes nothing', { timeout: 20_000 }, async () => {
+it('a link preview added to the question, an edit that drops the mention, or an edit of a message Herald never answered changes nothing', {
+  timeout: 20_000,
+}, async () => {
   const linked = await ask('what is on https://example.com/page ?');
   const plain = await ask('hello');
   const other = h.fake.addChannel({ name: 'not-for-herald' });

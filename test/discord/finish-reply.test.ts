@@ -41,7 +41,11 @@ describe('discord: what follows the streamed text', () => {
 
   it('posts a voice message on its own, after its caption', async () => {
     const surface = new RecordingSurface();
-    await postFile(surface, { name: 'v.ogg', mime: 'audio/ogg', data: Buffer.from('OggS'), voiceMessage: { durationSeconds: 1.5, waveform: 'AAAA' } }, 'Here:');
+    await postFile(
+      surface,
+      { name: 'v.ogg', mime: 'audio/ogg', data: Buffer.from('OggS'), voiceMessage: { durationSeconds: 1.5, waveform: 'AAAA' } },
+      'Here:',
+    );
     expect(surface.sent).toEqual([
       { content: 'Here:' },
       { files: [{ attachment: Buffer.from('OggS'), name: 'v.ogg', duration: 1.5, waveform: 'AAAA' }], flags: MessageFlags.IsVoiceMessage },

@@ -68,4 +68,3 @@ it('a question deleted long after its answer, past the edit window, is forgotten
   expect(sent).not.toContain('9182');
   expect(sent).toContain('what did I tell you so far?');
 });
-

@@ -19,7 +19,10 @@ describe('discord: forwarded messages', () => {
   });
 
   /** Bob posts a message in a fresh channel of the server (where Herald stays quiet without a mention). */
-  function bobPosts(name: string, message: { content?: string; attachments?: { filename: string; bytes: Buffer; durationSecs?: number; waveform?: string }[]; flags?: number }): Json {
+  function bobPosts(
+    name: string,
+    message: { content?: string; attachments?: { filename: string; bytes: Buffer; durationSecs?: number; waveform?: string }[]; flags?: number },
+  ): Json {
     const channel = h.fake.addChannel({ name });
     return h.fake.sendMessage({ channelId: channel.id, authorId: h.fake.users.bob.id, ...message });
   }
@@ -29,7 +32,11 @@ describe('discord: forwarded messages', () => {
     const before = h.finished;
     const sent = h.fake.forwardMessage({ channelId: channel.id, source: { channelId: source.channel_id as string, messageId: source.id as string } });
     await h.repliesFinished(before + 1);
-    return h.botMessages(channel.id).filter((m) => BigInt(m.id) > BigInt(sent.id as string)).map((m) => m.content).join('\n');
+    return h
+      .botMessages(channel.id)
+      .filter((m) => BigInt(m.id) > BigInt(sent.id as string))
+      .map((m) => m.content)
+      .join('\n');
   }
 
   it('reads the text of a message forwarded into a DM, marked as forwarded', async () => {
@@ -68,14 +75,24 @@ describe('discord: forwarded messages', () => {
     const { alice, bob } = h.fake.users;
     const elsewhere = h.fake.addGuild({ name: 'Book Club', memberIds: [alice.id, bob.id], withBot: false });
     const channel = h.fake.addChannel({ guildId: elsewhere.id, name: 'reading' });
-    const source = h.fake.sendMessage({ channelId: channel.id, authorId: bob.id, content: 'Next book: Dune', attachments: [{ filename: 'list.md', bytes: Buffer.from('- Dune\n- Emma\n') }] });
+    const source = h.fake.sendMessage({
+      channelId: channel.id,
+      authorId: bob.id,
+      content: 'Next book: Dune',
+      attachments: [{ filename: 'list.md', bytes: Buffer.from('- Dune\n- Emma\n') }],
+    });
     const text = await forward(source);
     expect(text).toMatch(/^Echo: \(forwarded message\) Next book: Dune\n/);
     expect(text).toContain('- Emma');
   });
 
   it("reads a forward in Herald's own thread", async () => {
-    const thread = h.fake.addChannel({ name: 'Herald thread', type: ChannelType.PublicThread, parentId: h.fake.textChannel.id, ownerId: h.fake.botUser.id });
+    const thread = h.fake.addChannel({
+      name: 'Herald thread',
+      type: ChannelType.PublicThread,
+      parentId: h.fake.textChannel.id,
+      ownerId: h.fake.botUser.id,
+    });
     const source = bobPosts('announcements', { content: 'Office closed on Monday' });
     expect(await forward(source, thread)).toBe('Echo: [Alice]: (forwarded message) Office closed on Monday');
   });

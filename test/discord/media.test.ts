@@ -40,7 +40,10 @@ describe('discord: images and recordings', () => {
       ],
     });
     await h.repliesFinished(before + 1);
-    const text = h.botMessages(channel.id).map((m) => m.content).join('\n');
+    const text = h
+      .botMessages(channel.id)
+      .map((m) => m.content)
+      .join('\n');
     expect(text).toContain('[Alice]: which one is the brightest?');
     expect(text).toContain('I see 3 images.');
     expect(text.match(/Image \d: image\/(png|jpeg|webp) \d+x\d+/g)).toHaveLength(3);
@@ -64,9 +67,7 @@ describe('discord: images and recordings', () => {
     fake.sendMessage({ channelId: fake.dmChannel.id, attachments: [voiceMessage()], flags: MessageFlag.IsVoiceMessage });
     await h.repliesFinished(before + 1);
     const [reply] = h.botMessages(fake.dmChannel.id);
-    expect(reply?.content).toBe(
-      '🎙️ **Voice message**\n> what should I cook tonight\n\nEcho: (voice message, transcribed) what should I cook tonight',
-    );
+    expect(reply?.content).toBe('🎙️ **Voice message**\n> what should I cook tonight\n\nEcho: (voice message, transcribed) what should I cook tonight');
   });
 
   it('leaves voice messages in a server alone by default, unless they are addressed to Herald', async () => {
@@ -142,7 +143,9 @@ describe('discord: images and recordings', () => {
     before = h.finished;
     fake.invokeCommand({ name: 'settings', userId: fake.users.owner.id, channelId: channel.id });
     await h.repliesFinished(before + 1);
-    expect(fake.message(fake.interactions.at(-1)!.originalMessageId!)?.content).toMatch(/\n🎙️ Voice messages are off in this server \(the default\): /);
+    expect(fake.message(fake.interactions.at(-1)!.originalMessageId!)?.content).toMatch(
+      /\n🎙️ Voice messages are off in this server \(the default\): /,
+    );
     before = h.finished;
     fake.invokeCommand({ name: 'settings', userId: fake.users.owner.id, channelId: channel.id, options: { voice_notes: 'when-asked' } });
     await h.repliesFinished(before + 1);
@@ -156,7 +159,11 @@ describe('discord: images and recordings', () => {
     const channel = fake.addChannel({ name: 'audio-files' });
     transcript = 'the meeting starts at nine';
     let before = h.finished;
-    fake.sendMessage({ channelId: channel.id, content: `${h.mention} when does it start?`, attachments: [{ filename: 'memo.mp3', bytes: fixture('audio/speech.mp3') }] });
+    fake.sendMessage({
+      channelId: channel.id,
+      content: `${h.mention} when does it start?`,
+      attachments: [{ filename: 'memo.mp3', bytes: fixture('audio/speech.mp3') }],
+    });
     await h.repliesFinished(before + 1);
     expect(h.botMessages(channel.id)[0]?.content).toBe(
       '🎙️ **memo.mp3**\n> the meeting starts at nine\n\nEcho: [Alice]: when does it start?\n(audio file "memo.mp3", transcript) the meeting starts at nine',
@@ -169,12 +176,18 @@ describe('discord: images and recordings', () => {
 
   it('downloads attachments with a size cap, checked against the Content-Length even when the reported size is wrong', async () => {
     const { fake } = h;
-    const sent = fake.sendMessage({ channelId: fake.dmChannel.id, content: 'not for Herald to read', attachments: [{ filename: 'big.png', bytes: fixture('images/huge-5000x4000.png') }] });
+    const sent = fake.sendMessage({
+      channelId: fake.dmChannel.id,
+      content: 'not for Herald to read',
+      attachments: [{ filename: 'big.png', bytes: fixture('images/huge-5000x4000.png') }],
+    });
     const url = (sent.attachments as { url: string }[])[0]!.url;
     const error = await downloadAttachment({ name: 'big.png', url, size: 0 }, { maxBytes: 1024 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DownloadError);
     expect((error as DownloadError).code).toBe('too_large');
     expect((error as DownloadError).message).toMatch(/^"big\.png" is [\d.]+ KB, over the 1 KB I can read\.$/);
-    expect((await downloadAttachment({ name: 'big.png', url, size: 0 }, { maxBytes: 1024 * 1024 })).equals(fixture('images/huge-5000x4000.png'))).toBe(true);
+    expect(
+      (await downloadAttachment({ name: 'big.png', url, size: 0 }, { maxBytes: 1024 * 1024 })).equals(fixture('images/huge-5000x4000.png')),
+    ).toBe(true);
   });
 });

@@ -67,7 +67,10 @@ describe('discord: which messages Herald answers, and what it remembers', () => 
     // Bob replies to Alice's reply (not to Herald) and mentions Herald: still the same chain.
     before = h.finished;
     fake.sendMessage({
-      channelId: channel.id, authorId: fake.users.bob.id, content: `${h.mention} count turns`, messageReference: { messageId: followUp.id as string },
+      channelId: channel.id,
+      authorId: fake.users.bob.id,
+      content: `${h.mention} count turns`,
+      messageReference: { messageId: followUp.id as string },
     });
     await h.repliesFinished(before + 1);
     expect(h.botMessages(channel.id)[2]?.content).toMatch(/^Messages: \d+ \(system 1, user 3, assistant 2, tool 0\)$/);
@@ -80,7 +83,12 @@ describe('discord: which messages Herald answers, and what it remembers', () => 
 
   it('answers every message in a thread Herald started, remembering the thread', async () => {
     const { fake } = h;
-    const thread = fake.addChannel({ name: 'herald thread', type: ChannelType.PublicThread, parentId: fake.textChannel.id, ownerId: fake.botUser.id });
+    const thread = fake.addChannel({
+      name: 'herald thread',
+      type: ChannelType.PublicThread,
+      parentId: fake.textChannel.id,
+      ownerId: fake.botUser.id,
+    });
     const other = fake.addChannel({ name: 'alice thread', type: ChannelType.PublicThread, parentId: fake.textChannel.id });
     fake.sendMessage({ channelId: other.id, content: 'not for Herald' });
     let before = h.finished;
@@ -98,7 +106,9 @@ describe('discord: which messages Herald answers, and what it remembers', () => 
     const channel = fake.addChannel({ name: 'quotes' });
     const role = fake.addRole({ name: 'moderators', mentionable: true });
     const bobSaid = fake.sendMessage({
-      channelId: channel.id, authorId: fake.users.bob.id, content: `hey <@${fake.users.alice.id}> and <@&${role.id}> @here`,
+      channelId: channel.id,
+      authorId: fake.users.bob.id,
+      content: `hey <@${fake.users.alice.id}> and <@&${role.id}> @here`,
     });
     const before = h.finished;
     fake.sendMessage({ channelId: channel.id, content: `${h.mention} what does he mean?`, messageReference: { messageId: bobSaid.id as string } });

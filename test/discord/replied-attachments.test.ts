@@ -26,11 +26,15 @@ describe('discord: a reply reads the attachments of the message it answers', () 
       emulator: { transcribe: () => transcript },
       env: (fake) => {
         earlier = fake.sendMessage({
-          channelId: fake.textChannel.id, authorId: fake.users.bob.id, content: 'Minutes of the meeting',
+          channelId: fake.textChannel.id,
+          authorId: fake.users.bob.id,
+          content: 'Minutes of the meeting',
           attachments: [{ filename: 'minutes.txt', bytes: Buffer.from(MINUTES) }],
         });
         earlierForwarded = fake.sendMessage({
-          channelId: fake.textChannel.id, authorId: fake.users.bob.id, attachments: [{ filename: 'budget.csv', bytes: Buffer.from('item,cost\nchairs,120\n') }],
+          channelId: fake.textChannel.id,
+          authorId: fake.users.bob.id,
+          attachments: [{ filename: 'budget.csv', bytes: Buffer.from('item,cost\nchairs,120\n') }],
         });
         return { QUOTA_USER_PER_MINUTE: '100' }; // Alice asks more than the default 10 a minute here
       },
@@ -68,7 +72,9 @@ describe('discord: a reply reads the attachments of the message it answers', () 
       { content: 'my new desk setup', attachments: [{ filename: 'desk.png', bytes: fixture('images/marker.png') }] },
       { content: `${h.mention} what colour is the marker?` },
     );
-    expect(text).toMatch(/^Echo: \[Alice\]: \(replying to Bob: "my new desk setup"\)\nwhat colour is the marker\?\nI see 1 image\.\nImage 1: image\/\w+ \d+x\d+/);
+    expect(text).toMatch(
+      /^Echo: \[Alice\]: \(replying to Bob: "my new desk setup"\)\nwhat colour is the marker\?\nI see 1 image\.\nImage 1: image\/\w+ \d+x\d+/,
+    );
     expect(visionRequests().length).toBe(vision + 1);
   });
 
@@ -76,7 +82,12 @@ describe('discord: a reply reads the attachments of the message it answers', () 
     const pdf = pdfFile([['Quarterly report'], ['Revenue grew by twelve percent.']]);
     const { text } = await replyTo(
       'replied-pdf',
-      { attachments: [{ filename: 'report.pdf', bytes: pdf }, { filename: 'notes.txt', bytes: Buffer.from('Ask about hiring.\n') }] },
+      {
+        attachments: [
+          { filename: 'report.pdf', bytes: pdf },
+          { filename: 'notes.txt', bytes: Buffer.from('Ask about hiring.\n') },
+        ],
+      },
       { content: `${h.mention} what does this say?` },
     );
     expect(text).toMatch(/^Echo: \[Alice\]: what does this say\?\n/);
@@ -89,7 +100,10 @@ describe('discord: a reply reads the attachments of the message it answers', () 
     transcript = 'can someone pick up the cake at five';
     const { text } = await replyTo(
       'replied-voice',
-      { flags: MessageFlag.IsVoiceMessage, attachments: [{ filename: 'voice-message.ogg', bytes: fixture('audio/voice-note.ogg'), durationSecs: 2.4, waveform: WAVEFORM }] },
+      {
+        flags: MessageFlag.IsVoiceMessage,
+        attachments: [{ filename: 'voice-message.ogg', bytes: fixture('audio/voice-note.ogg'), durationSecs: 2.4, waveform: WAVEFORM }],
+      },
       { content: `${h.mention} what is he asking?` },
     );
     expect(text).toBe(
@@ -159,7 +173,11 @@ describe('discord: a reply reads the attachments of the message it answers', () 
   it('answers the question without attachments when the replied-to message was deleted', async () => {
     const channel = h.fake.addChannel({ name: 'deleted-original' });
     const vision = visionRequests().length;
-    const original = h.fake.sendMessage({ channelId: channel.id, authorId: h.fake.users.bob.id, attachments: [{ filename: 'oops.png', bytes: fixture('images/marker.png') }] });
+    const original = h.fake.sendMessage({
+      channelId: channel.id,
+      authorId: h.fake.users.bob.id,
+      attachments: [{ filename: 'oops.png', bytes: fixture('images/marker.png') }],
+    });
     h.fake.deleteUserMessage({ channelId: channel.id, messageId: original.id as string });
     const { text } = await answer(channel, { content: `${h.mention} what was that?`, messageReference: { messageId: original.id as string } });
     expect(text).toBe('Echo: [Alice]: what was that?');

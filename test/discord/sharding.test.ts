@@ -22,11 +22,17 @@ function guildsOnTwoShards(fake: FakeDiscord): string[] {
 }
 
 function botContents(fake: FakeDiscord, channelId: string): string[] {
-  return fake.messages(channelId).filter((m) => m.authorId === fake.botUser.id).map((m) => m.content);
+  return fake
+    .messages(channelId)
+    .filter((m) => m.authorId === fake.botUser.id)
+    .map((m) => m.content);
 }
 
 function identifiedShards(fake: FakeDiscord): number[][] {
-  return fake.gatewayReceived.filter((p) => p.op === 2).map((p) => (p.d as { shard: number[] }).shard).sort();
+  return fake.gatewayReceived
+    .filter((p) => p.op === 2)
+    .map((p) => (p.d as { shard: number[] }).shard)
+    .sort();
 }
 
 describe('SHARD_COUNT and SHARD_IDS', () => {
@@ -106,7 +112,10 @@ describe('discord: Herald on several shards', () => {
         return { SHARD_COUNT: '2' };
       },
     });
-    expect(identifiedShards(h.fake)).toEqual([[0, 2], [1, 2]]);
+    expect(identifiedShards(h.fake)).toEqual([
+      [0, 2],
+      [1, 2],
+    ]);
     expect([...h.bot.client.ws.shards.keys()].sort()).toEqual([0, 1]);
     await answersEverywhere(h, channels);
   });
@@ -127,7 +136,10 @@ describe('discord: Herald on several shards', () => {
       if (saved === undefined) delete process.env.SHARD_COUNT;
       else process.env.SHARD_COUNT = saved;
     }
-    expect(identifiedShards(h.fake)).toEqual([[0, 2], [1, 2]]);
+    expect(identifiedShards(h.fake)).toEqual([
+      [0, 2],
+      [1, 2],
+    ]);
     expect(h.bot.client.options.shardCount).toBe(2);
     await answersEverywhere(h, channels);
   });
@@ -144,7 +156,12 @@ interface Instance {
 async function startInstance(fake: FakeDiscord, emu: Emulator, store: Store | undefined, env: Env): Promise<Instance> {
   const config = loadConfig(
     {
-      API_BASE_URL: emu.url, API_KEY: emu.apiKey, STORE_URL: 'memory://', DISCORD_TOKEN: fake.token, DISCORD_API_URL: fake.restUrl, THINKING: 'off',
+      API_BASE_URL: emu.url,
+      API_KEY: emu.apiKey,
+      STORE_URL: 'memory://',
+      DISCORD_TOKEN: fake.token,
+      DISCORD_API_URL: fake.restUrl,
+      THINKING: 'off',
       ...env,
     },
     { envFile: '/nonexistent/.env' },
@@ -176,7 +193,6 @@ async function startInstance(fake: FakeDiscord, emu: Emulator, store: Store | un
 }
 
 const redisUp = await reachable(redisUrl);
-
 
 describe.each([
   { shared: 'one memory store', redis: false, skip: false },
@@ -213,7 +229,10 @@ describe.each([
 
   it.skipIf(skip)('each answers only the guilds of its shard (DMs: shard 0), every message exactly once', async () => {
     const channels = await start();
-    expect(identifiedShards(fake)).toEqual([[0, 2], [1, 2]]);
+    expect(identifiedShards(fake)).toEqual([
+      [0, 2],
+      [1, 2],
+    ]);
     const mention = `<@${fake.botUser.id}>`;
     fake.sendMessage({ channelId: channels[0]!, content: `${mention} for shard 0` });
     fake.sendMessage({ channelId: channels[1]!, content: `${mention} for shard 1` });

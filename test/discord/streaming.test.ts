@@ -69,7 +69,10 @@ describe('discord: streamed replies', () => {
       expect(text.match(/```/g)?.length ?? 0).toBe(2);
     }
     expect(messages[1]).toMatch(/^```js\n/);
-    const lines = messages.join('\n').split('\n').filter((l) => l.startsWith('console.log'));
+    const lines = messages
+      .join('\n')
+      .split('\n')
+      .filter((l) => l.startsWith('console.log'));
     expect(lines).toEqual(code.split('\n'));
   });
 

@@ -49,7 +49,17 @@ export function rleBmpBomb(width = 16383, height = 16383): Buffer {
   const rows = Buffer.concat([...Array<Buffer>(height).fill(Buffer.from(row)), Buffer.from([0, 1])]);
   const dataOffset = 14 + 40 + palette.length;
   const info = Buffer.concat([
-    le32(40), le32(width), le32(height), le16(1), le16(8), le32(1), le32(rows.length), le32(2835), le32(2835), le32(2), le32(0),
+    le32(40),
+    le32(width),
+    le32(height),
+    le16(1),
+    le16(8),
+    le32(1),
+    le32(rows.length),
+    le32(2835),
+    le32(2835),
+    le32(2),
+    le32(0),
   ]);
   const header = Buffer.concat([Buffer.from('BM'), le32(dataOffset + rows.length), le32(0), le32(dataOffset)]);
   return Buffer.concat([header, info, palette, rows]);
@@ -59,9 +69,16 @@ export function rleBmpBomb(width = 16383, height = 16383): Buffer {
 export function gifScreenBomb(): Buffer {
   return Buffer.concat([
     Buffer.from('GIF89a'),
-    le16(65535), le16(65535), Buffer.from([0, 0, 0]),
+    le16(65535),
+    le16(65535),
+    Buffer.from([0, 0, 0]),
     // image descriptor at 0,0, 1×1, with a two-colour local table; LZW: clear, index 0, end
-    Buffer.from([0x2c]), le16(0), le16(0), le16(1), le16(1), Buffer.from([0x80]),
+    Buffer.from([0x2c]),
+    le16(0),
+    le16(0),
+    le16(1),
+    le16(1),
+    Buffer.from([0x80]),
     Buffer.from([255, 0, 0, 0, 0, 0]),
     Buffer.from([2, 2, 0x44, 0x01, 0]),
     Buffer.from([0x3b]),
@@ -197,7 +214,10 @@ export function oggChannelBomb(): Buffer {
   const selfDelimited = Buffer.from([0xfb, 0x06, 0x00]);
   const packet = Buffer.concat([...Array<Buffer>(254).fill(selfDelimited), Buffer.from([0xfb, 0x06])]);
   for (let page = 0; page < 250; page++) {
-    writer.page([0, 1].map((i) => ({ data: packet, granule: BigInt((page * 2 + i + 1) * 5760) })), { last: page === 249 });
+    writer.page(
+      [0, 1].map((i) => ({ data: packet, granule: BigInt((page * 2 + i + 1) * 5760) })),
+      { last: page === 249 },
+    );
   }
   return writer.bytes();
 }
@@ -222,7 +242,12 @@ export function bombs(): HostileFile[] {
     { name: 'size-bomb.heic', bytes: heifSizeBomb('heic'), bomb: true, expected: TOO_LARGE },
     { name: 'size-bomb.avif', bytes: heifSizeBomb('avif'), bomb: true, expected: TOO_LARGE },
     { name: 'filter-bomb.svg', bytes: svgFilterBomb(), bomb: true, expected: /too complex to read in time/ },
-    { name: 'image-bomb.pdf', bytes: pdfImageBomb(), bomb: true, expected: /is a scan whose page pictures are too large to read \(over 36 megapixels\)/ },
+    {
+      name: 'image-bomb.pdf',
+      bytes: pdfImageBomb(),
+      bomb: true,
+      expected: /is a scan whose page pictures are too large to read \(over 36 megapixels\)/,
+    },
     { name: 'rate-lie.wav', bytes: wavRateLie(), bomb: true, expected: /sample rate/i },
     { name: 'length-lie.wav', bytes: wavLengthLie(), bomb: false, expected: /Transcript of 0\.01 s/ },
     { name: 'channel-lie.ogg', bytes: oggChannelLie(), bomb: false, expected: DAMAGED },

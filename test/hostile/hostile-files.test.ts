@@ -67,12 +67,19 @@ describe('hostile files on Discord', () => {
     const before = h.finished;
     const sent = corpus.map((file) => {
       const channel = h.fake.addChannel({ name: file.name.replace(/\W/g, '-') });
-      h.fake.sendMessage({ channelId: channel.id, content: `${h.mention} what is in this file?`, attachments: [{ filename: file.name, bytes: file.bytes }] });
+      h.fake.sendMessage({
+        channelId: channel.id,
+        content: `${h.mention} what is in this file?`,
+        attachments: [{ filename: file.name, bytes: file.bytes }],
+      });
       return { file, channel };
     });
     await h.repliesFinished(before + corpus.length, 120_000);
     for (const { file, channel } of sent) {
-      const shown = h.botMessages(channel.id).map((m) => m.content).join('\n');
+      const shown = h
+        .botMessages(channel.id)
+        .map((m) => m.content)
+        .join('\n');
       expectClearOutcome(file, shown, shown.includes('Echo:'));
     }
   }, 180_000);
@@ -93,7 +100,7 @@ describe('hostile files on Slack', () => {
       waiters.add(check);
       check();
     });
-  const track = <T,>(work: Promise<T>): Promise<T> => {
+  const track = <T>(work: Promise<T>): Promise<T> => {
     const done = () => {
       finished++;
       for (const wake of [...waiters]) wake();
@@ -103,7 +110,9 @@ describe('hostile files on Slack', () => {
   };
 
   beforeAll(async () => {
-    world = await startSlackWorld({ shutdown: { track, drainingSignal: new AbortController().signal, deadlineSignal: new AbortController().signal } });
+    world = await startSlackWorld({
+      shutdown: { track, drainingSignal: new AbortController().signal, deadlineSignal: new AbortController().signal },
+    });
   });
   afterAll(() => stopSlackWorld(world));
 
@@ -118,7 +127,10 @@ describe('hostile files on Slack', () => {
     }
     await repliesFinished(corpus.length);
     for (const { file, channel } of shared) {
-      const shown = world.fake.botMessages(channel.id).map((m) => m.text).join('\n');
+      const shown = world.fake
+        .botMessages(channel.id)
+        .map((m) => m.text)
+        .join('\n');
       expectClearOutcome(file, shown, shown.includes('Echo:'));
     }
   }, 180_000);

@@ -2,7 +2,17 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { prepareAudioForAsr } from '../../src/media/audio/prepare-audio.ts';
 import { pdfPageImages } from '../../src/media/document/pdf-page-images.ts';
 import { prepareImage } from '../../src/media/image/prepare-image.ts';
-import { gifScreenBomb, heifSizeBomb, matroskaRateLie, oggChannelBomb, pdfImageBomb, rleBmpBomb, svgFilterBomb, tiffStripBomb, wavRateLie } from '../hostile/corpus.ts';
+import {
+  gifScreenBomb,
+  heifSizeBomb,
+  matroskaRateLie,
+  oggChannelBomb,
+  pdfImageBomb,
+  rleBmpBomb,
+  svgFilterBomb,
+  tiffStripBomb,
+  wavRateLie,
+} from '../hostile/corpus.ts';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -21,7 +31,10 @@ describe('decompression bombs are refused from their headers, before anything la
   });
 
   it('a TIFF declaring 16383×16383 with 64 bytes of strips is damaged, not a black picture', async () => {
-    await expect(prepareImage(tiffStripBomb())).rejects.toMatchObject({ code: 'corrupt', message: expect.stringMatching(/^The TIFF image is damaged/) });
+    await expect(prepareImage(tiffStripBomb())).rejects.toMatchObject({
+      code: 'corrupt',
+      message: expect.stringMatching(/^The TIFF image is damaged/),
+    });
   });
 
   it('a GIF whose screen is 65535×65535 around one pixel is re-encoded at its real size, not sent on', async () => {

@@ -45,7 +45,7 @@ describe('downloads from the Discord CDN', () => {
     expect(fake.cdnRequests).toEqual([]);
   });
 
-  it("refuses a message whose files together pass the message cap before downloading any", async () => {
+  it('refuses a message whose files together pass the message cap before downloading any', async () => {
     const sent = send(['a.txt', 'b.txt', 'c.txt'].map((filename) => ({ filename, bytes: Buffer.alloc(20 * KB * KB, 0x61) })));
     const error = await collectMedia(sent.map(asAttachment) as never, { voiceMessage: false }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'too_large', message: 'These files add up to more than the 50 MB I can read from one message.' });
@@ -61,7 +61,10 @@ describe('downloads from the Discord CDN', () => {
   });
 
   it("cancels a message's downloads when its signal aborts (the question deleted)", async () => {
-    const sent = send([{ filename: 'photo.png', bytes: Buffer.alloc(64 * KB) }, { filename: 'notes.txt', bytes: Buffer.alloc(64 * KB, 0x61) }]);
+    const sent = send([
+      { filename: 'photo.png', bytes: Buffer.alloc(64 * KB) },
+      { filename: 'notes.txt', bytes: Buffer.alloc(64 * KB, 0x61) },
+    ]);
     for (const file of sent) fake.holdCdnTransfer(file.id, 1 * KB);
     const deleted = new AbortController();
     const media = collectMedia(sent.map(asAttachment) as never, { voiceMessage: false, signal: deleted.signal });

@@ -20,11 +20,13 @@ const fixture = (path: string) => new Uint8Array(readFileSync(join(fixtures, pat
 /** A real file with some of its bytes overwritten, cut short, or both: damage the parser's structure checks must catch. */
 function mutated(original: Uint8Array, headerBytes = original.length): fc.Arbitrary<Uint8Array> {
   const edit = fc.record({ at: fc.nat({ max: Math.max(0, Math.min(original.length, headerBytes) - 1) }), value: fc.integer({ min: 0, max: 255 }) });
-  return fc.record({ edits: fc.array(edit, { minLength: 1, maxLength: 12 }), cut: fc.option(fc.nat({ max: original.length }), { nil: undefined }) }).map(({ edits, cut }) => {
-    const bytes = original.slice(0, cut ?? original.length);
-    for (const { at, value } of edits) if (at < bytes.length) bytes[at] = value;
-    return bytes;
-  });
+  return fc
+    .record({ edits: fc.array(edit, { minLength: 1, maxLength: 12 }), cut: fc.option(fc.nat({ max: original.length }), { nil: undefined }) })
+    .map(({ edits, cut }) => {
+      const bytes = original.slice(0, cut ?? original.length);
+      for (const { at, value } of edits) if (at < bytes.length) bytes[at] = value;
+      return bytes;
+    });
 }
 
 const anyBytes = fc.uint8Array({ maxLength: 2048 });
@@ -85,7 +87,13 @@ describe('parsers of outside bytes give a result or a MediaError, quickly, whate
   it('BMP: the header and the decoder, which never decodes more than the budget', () => {
     const bmp = fixture('images/marker.bmp');
     const smallHeader = fc
-      .record({ width: fc.integer({ min: -64, max: 64 }), height: fc.integer({ min: -64, max: 64 }), bits: fc.constantFrom(1, 4, 8, 16, 24, 32), compression: fc.nat({ max: 7 }), rest: fc.uint8Array({ maxLength: 4096 }) })
+      .record({
+        width: fc.integer({ min: -64, max: 64 }),
+        height: fc.integer({ min: -64, max: 64 }),
+        bits: fc.constantFrom(1, 4, 8, 16, 24, 32),
+        compression: fc.nat({ max: 7 }),
+        rest: fc.uint8Array({ maxLength: 4096 }),
+      })
       .map(({ width, height, bits, compression, rest }) => {
         const header = Buffer.alloc(54);
         header.write('BM', 0, 'latin1');
@@ -115,7 +123,14 @@ describe('parsers of outside bytes give a result or a MediaError, quickly, whate
   });
 
   it('the image sniffer and the TIFF data check', () => {
-    const seeds = ['images/marker.png', 'images/photo-orientation-6.jpg', 'images/marker-orientation-8.tif', 'images/marker.webp', 'images/animated.gif', 'images/marker.svg'].map(fixture);
+    const seeds = [
+      'images/marker.png',
+      'images/photo-orientation-6.jpg',
+      'images/marker-orientation-8.tif',
+      'images/marker.webp',
+      'images/animated.gif',
+      'images/marker.svg',
+    ].map(fixture);
     const parse = (bytes: Uint8Array) => {
       sniffImage(bytes);
       tiffDataTooShort(bytes);
@@ -124,7 +139,14 @@ describe('parsers of outside bytes give a result or a MediaError, quickly, whate
   });
 
   it('the audio sniffer', () => {
-    const seeds = ['audio/voice-note.ogg', 'audio/voice-note.webm', 'audio/tone-s16le.wav', 'audio/speech.mp3', 'audio/speech.flac', 'audio/speech.m4a'].map(fixture);
+    const seeds = [
+      'audio/voice-note.ogg',
+      'audio/voice-note.webm',
+      'audio/tone-s16le.wav',
+      'audio/speech.mp3',
+      'audio/speech.flac',
+      'audio/speech.m4a',
+    ].map(fixture);
     fc.assert(fc.property(fc.oneof(anyBytes, ...seeds.map((seed) => mutated(seed.subarray(0, 4096), 512))), onlyTypedErrors(sniffAudio)), RUNS);
   });
 });

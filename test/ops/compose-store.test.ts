@@ -12,8 +12,16 @@ const root = new URL('../../', import.meta.url);
 const read = (name: string) => readFileSync(new URL(name, root), 'utf8');
 
 function imageEnv(): Env {
-  const line = read('Dockerfile').split('\n').findLast((l) => l.startsWith('ENV '))!;
-  return Object.fromEntries(line.slice(4).trim().split(/\s+/).map((pair) => pair.split('=') as [string, string]));
+  const line = read('Dockerfile')
+    .split('\n')
+    .findLast((l) => l.startsWith('ENV '))!;
+  return Object.fromEntries(
+    line
+      .slice(4)
+      .trim()
+      .split(/\s+/)
+      .map((pair) => pair.split('=') as [string, string]),
+  );
 }
 
 function composeEnv(): Env {

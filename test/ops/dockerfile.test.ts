@@ -82,7 +82,12 @@ function dockerIgnored(): (path: string) => boolean {
       const source = posix
         .normalize(pattern.replace(/^\/+/, ''))
         .split('**')
-        .map((part) => part.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]'))
+        .map((part) =>
+          part
+            .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+            .replace(/\*/g, '[^/]*')
+            .replace(/\?/g, '[^/]'),
+        )
         .join('.*');
       return new RegExp(`^${source}(/.*)?$`);
     });
@@ -120,73 +125,72 @@ describe('Dockerfile', () => {
     expect(copied && words(copied.args)[0]).toBe(posix.join(workdirOf(stage), 'node_modules'));
   });
 
-  it(
-    'replays its COPY and npm ci steps, and the production code imports under Node 22 with production deps only',
-    () => {
-      expect(process.versions.node.split('.')[0]).toBe('22');
-      const ignored = dockerIgnored();
+  it('replays its COPY and npm ci steps, and the production code imports under Node 22 with production deps only', () => {
+    expect(process.versions.node.split('.')[0]).toBe('22');
+    const ignored = dockerIgnored();
 
-      const contextCopies = dockerfile.flatMap((stage) =>
-        stage.instructions.filter((i) => i.keyword === 'COPY' && !i.flags.from).map((i) => ({ stage, parts: words(i.args) })),
-      );
-      for (const { stage, parts } of contextCopies) {
-        const workdir = workdirOf(stage);
-        const sources = parts.slice(0, -1);
-        const destination = posix.resolve(workdir, parts.at(-1)!);
-        const intoDirectory = parts.at(-1)!.endsWith('/') || sources.length > 1;
-        for (const source of sources) {
-          const from = join(root, source);
-          expect(existsSync(from), `COPY source ${source} exists`).toBe(true);
-          expect(ignored(posix.normalize(source)), `COPY source ${source} is not .dockerignored`).toBe(false);
-          const target = statSync(from).isFile() && intoDirectory ? posix.join(destination, basename(source)) : destination;
-          cpSync(from, join(app, posix.relative(workdir, target)), {
-            recursive: true,
-            filter: (path) => path === from || !ignored(relative(root, path).split('\\').join('/')),
-          });
-        }
+    const contextCopies = dockerfile.flatMap((stage) =>
+      stage.instructions.filter((i) => i.keyword === 'COPY' && !i.flags.from).map((i) => ({ stage, parts: words(i.args) })),
+    );
+    for (const { stage, parts } of contextCopies) {
+      const workdir = workdirOf(stage);
+      const sources = parts.slice(0, -1);
+      const destination = posix.resolve(workdir, parts.at(-1)!);
+      const intoDirectory = parts.at(-1)!.endsWith('/') || sources.length > 1;
+      for (const source of sources) {
+        const from = join(root, source);
+        expect(existsSync(from), `COPY source ${source} exists`).toBe(true);
+        expect(ignored(posix.normalize(source)), `COPY source ${source} is not .dockerignored`).toBe(false);
+        const target = statSync(from).isFile() && intoDirectory ? posix.join(destination, basename(source)) : destination;
+        cpSync(from, join(app, posix.relative(workdir, target)), {
+          recursive: true,
+          filter: (path) => path === from || !ignored(relative(root, path).split('\\').join('/')),
+        });
       }
+    }
 
-      // A package only present because a dependency pulls it in (ws via discord.js) would import fine here
-      // and vanish from the image when that dependency changes.
-      const manifest = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
-      expect(undeclaredImports(app, Object.keys(manifest.dependencies ?? {})), 'imports of undeclared packages').toEqual([]);
+    // A package only present because a dependency pulls it in (ws via discord.js) would import fine here
+    // and vanish from the image when that dependency changes.
+    const manifest = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    expect(undeclaredImports(app, Object.keys(manifest.dependencies ?? {})), 'imports of undeclared packages').toEqual([]);
 
-      const npmStage = dockerfile.find((stage) => stage.instructions.some((i) => i.keyword === 'RUN' && i.args.startsWith('npm ')))!;
-      const env = { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH}`, npm_config_update_notifier: 'false' };
-      for (const run of npmStage.instructions.filter((i) => i.keyword === 'RUN')) {
-        const [npm, ...args] = run.args.split(/\s+/);
-        expect(npm, `the only RUN steps of the dependency stage are npm commands: ${run.args}`).toBe('npm');
-        // From the local npm cache: offline first, the registry only for what the cache lacks.
-        let result = spawnSync('npm', [...args, '--offline'], { cwd: app, env, encoding: 'utf8' });
-        if (result.status !== 0 && /ENOTCACHED/.test(result.stderr)) {
-          result = spawnSync('npm', [...args, '--prefer-offline'], { cwd: app, env, encoding: 'utf8' });
-        }
-        expect(result.status, `${run.args} failed:\n${result.stderr}`).toBe(0);
+    const npmStage = dockerfile.find((stage) => stage.instructions.some((i) => i.keyword === 'RUN' && i.args.startsWith('npm ')))!;
+    const env = { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH}`, npm_config_update_notifier: 'false' };
+    for (const run of npmStage.instructions.filter((i) => i.keyword === 'RUN')) {
+      const [npm, ...args] = run.args.split(/\s+/);
+      expect(npm, `the only RUN steps of the dependency stage are npm commands: ${run.args}`).toBe('npm');
+      // From the local npm cache: offline first, the registry only for what the cache lacks.
+      let result = spawnSync('npm', [...args, '--offline'], { cwd: app, env, encoding: 'utf8' });
+      if (result.status !== 0 && /ENOTCACHED/.test(result.stderr)) {
+        result = spawnSync('npm', [...args, '--prefer-offline'], { cwd: app, env, encoding: 'utf8' });
       }
+      expect(result.status, `${run.args} failed:\n${result.stderr}`).toBe(0);
+    }
 
-      const lock = JSON.parse(readFileSync(join(app, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
-      const devOnly = Object.entries(lock.packages).filter(([path, entry]) => path !== '' && entry.dev === true);
-      expect(devOnly.length).toBeGreaterThan(0);
-      expect(devOnly.map(([path]) => path).filter((path) => existsSync(join(app, path))), 'dev-only packages in the image').toEqual([]);
+    const lock = JSON.parse(readFileSync(join(app, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
+    const devOnly = Object.entries(lock.packages).filter(([path, entry]) => path !== '' && entry.dev === true);
+    expect(devOnly.length).toBeGreaterThan(0);
+    expect(
+      devOnly.map(([path]) => path).filter((path) => existsSync(join(app, path))),
+      'dev-only packages in the image',
+    ).toEqual([]);
 
-      const cmd = finalStage.instructions.filter((i) => i.keyword === 'CMD').at(-1)!;
-      const entry = words(cmd.args).find((word) => word.endsWith('.ts'));
-      const modules = entry && existsSync(join(app, entry)) ? [entryImportsStub(join(app, entry), app)] : sourceModules(join(app, 'src'));
-      expect(modules.length).toBeGreaterThan(0);
+    const cmd = finalStage.instructions.filter((i) => i.keyword === 'CMD').at(-1)!;
+    const entry = words(cmd.args).find((word) => word.endsWith('.ts'));
+    const modules = entry && existsSync(join(app, entry)) ? [entryImportsStub(join(app, entry), app)] : sourceModules(join(app, 'src'));
+    expect(modules.length).toBeGreaterThan(0);
 
-      const imported = spawnSync(process.execPath, [importModules, ...modules], {
-        cwd: app,
-        encoding: 'utf8',
-        env: { PATH: process.env.PATH, HOME: app, ...imageEnv(finalStage) },
-        timeout: 30_000,
-      });
-      expect(imported.status, imported.stderr).toBe(0);
-      const report = JSON.parse(imported.stdout.trim().split('\n').at(-1)!) as { imported: number; failures: unknown[] };
-      expect(report.failures).toEqual([]);
-      expect(report.imported).toBe(modules.length);
-    },
-    120_000,
-  );
+    const imported = spawnSync(process.execPath, [importModules, ...modules], {
+      cwd: app,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, HOME: app, ...imageEnv(finalStage) },
+      timeout: 30_000,
+    });
+    expect(imported.status, imported.stderr).toBe(0);
+    const report = JSON.parse(imported.stdout.trim().split('\n').at(-1)!) as { imported: number; failures: unknown[] };
+    expect(report.failures).toEqual([]);
+    expect(report.imported).toBe(modules.length);
+  }, 120_000);
 });
 
 const STATIC_IMPORT = /^\s*(?:import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s*)?['"]([^'"]+)['"]/gm;
@@ -208,7 +212,15 @@ function undeclaredImports(dir: string, dependencies: string[]): string[] {
     .flatMap((path) =>
       runtimeSpecifiers(readFileSync(join(dir, path), 'utf8'))
         .filter((specifier) => !/^(\.|\/|node:)/.test(specifier) && !builtinModules.includes(specifier))
-        .filter((specifier) => !declared.has(specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/')))
+        .filter(
+          (specifier) =>
+            !declared.has(
+              specifier
+                .split('/')
+                .slice(0, specifier.startsWith('@') ? 2 : 1)
+                .join('/'),
+            ),
+        )
         .map((specifier) => `${path}: ${specifier}`),
     );
 }

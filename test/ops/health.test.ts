@@ -34,9 +34,13 @@ describe('HealthRegistry', () => {
 
   it('counts a throwing check and a check that never answers as failed', async () => {
     const health = new HealthRegistry({ checkTimeoutMs: 50 });
-    health.register('throws', async () => {
-      throw new Error('socket closed');
-    }, { critical: true });
+    health.register(
+      'throws',
+      async () => {
+        throw new Error('socket closed');
+      },
+      { critical: true },
+    );
     health.register('hangs', () => new Promise(() => {}), { critical: true });
     const started = performance.now();
     const report = await health.readiness();
@@ -61,11 +65,15 @@ describe('HealthRegistry', () => {
   it('runs each check once for probes that arrive together', async () => {
     let calls = 0;
     const health = new HealthRegistry();
-    health.register('service', async () => {
-      calls++;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      return { ok: true };
-    }, { critical: true });
+    health.register(
+      'service',
+      async () => {
+        calls++;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return { ok: true };
+      },
+      { critical: true },
+    );
     await Promise.all([health.readiness(), health.readiness(), health.readiness()]);
     expect(calls).toBe(1);
     await health.readiness();

@@ -82,7 +82,10 @@ describe('ops server', () => {
     expect(JSON.parse(body)).toMatchObject({
       status: 'not ready',
       reasons: ['store: failed (ECONNREFUSED)'],
-      checks: [{ name: 'store', ok: false }, { name: 'discord', ok: true }],
+      checks: [
+        { name: 'store', ok: false },
+        { name: 'discord', ok: true },
+      ],
     });
     expect(body).not.toContain('10.20.30.40');
     expect((await fetch(`${base}/healthz`)).status).toBe(200);

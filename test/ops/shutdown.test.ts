@@ -11,11 +11,13 @@ describe('ShutdownCoordinator', () => {
   it('runs the phases in order, each phase’s hooks together, and reports a clean stop', async () => {
     const c = coordinator();
     const events: string[] = [];
-    const hook = (name: string, ms = 0) => async () => {
-      events.push(`start ${name}`);
-      await sleep(ms);
-      events.push(`end ${name}`);
-    };
+    const hook =
+      (name: string, ms = 0) =>
+      async () => {
+        events.push(`start ${name}`);
+        await sleep(ms);
+        events.push(`end ${name}`);
+      };
     c.register('close-server', 'http', hook('http'));
     c.register('close-store', 'store', hook('store'));
     c.register('close-platforms', 'discord', hook('discord', 20));
@@ -25,11 +27,18 @@ describe('ShutdownCoordinator', () => {
 
     const result = await c.shutdown('SIGTERM');
     expect(events).toEqual([
-      'start intake', 'end intake',
-      'start voice', 'end voice',
-      'start discord', 'start slack', 'end slack', 'end discord',
-      'start store', 'end store',
-      'start http', 'end http',
+      'start intake',
+      'end intake',
+      'start voice',
+      'end voice',
+      'start discord',
+      'start slack',
+      'end slack',
+      'end discord',
+      'start store',
+      'end store',
+      'start http',
+      'end http',
     ]);
     expect(result).toMatchObject({ reason: 'SIGTERM', clean: true, unfinished: [], failed: [] });
   });
@@ -51,8 +60,14 @@ describe('ShutdownCoordinator', () => {
     const counts: number[] = [];
     const c = coordinator({ onInflightChange: (n) => counts.push(n) });
     const events: string[] = [];
-    c.track(sleep(80).then(() => events.push('reply finished')), 'reply');
-    c.track(sleep(40).then(() => events.push('other finished')), 'reply');
+    c.track(
+      sleep(80).then(() => events.push('reply finished')),
+      'reply',
+    );
+    c.track(
+      sleep(40).then(() => events.push('other finished')),
+      'reply',
+    );
     expect(c.inflight).toBe(2);
     c.register('close-platforms', 'discord', () => {
       events.push('platform closed');
@@ -133,12 +148,17 @@ describe('ShutdownCoordinator', () => {
   it('aborts a hook’s own signal when its phase runs out of time', async () => {
     const c = coordinator({ timeoutMs: 400 });
     let reason: unknown;
-    c.register('close-server', 'http', ({ signal }) => new Promise<void>((resolve) => {
-      signal.addEventListener('abort', () => {
-        reason = signal.reason;
-        resolve();
-      });
-    }));
+    c.register(
+      'close-server',
+      'http',
+      ({ signal }) =>
+        new Promise<void>((resolve) => {
+          signal.addEventListener('abort', () => {
+            reason = signal.reason;
+            resolve();
+          });
+        }),
+    );
     const result = await c.shutdown();
     expect(String(reason)).toMatch(/close-server ran out of time/);
     expect(result.unfinished).toEqual(['close-server/http']);

@@ -50,7 +50,13 @@ describe.skipIf(!redisServerInstalled)('a store outage under two instances', () 
     const asked = performance.now();
     discord.fake.sendMessage({ channelId: discordChannel, content: `${discord.mention} are you there?` });
     await discord.repliesFinished(2, 5000);
-    expect(discord.botMessages(discordChannel).slice(1).map((m) => m.content).join('\n')).toMatch(UNREACHABLE);
+    expect(
+      discord
+        .botMessages(discordChannel)
+        .slice(1)
+        .map((m) => m.content)
+        .join('\n'),
+    ).toMatch(UNREACHABLE);
     expect(performance.now() - asked).toBeLessThan(5000);
   });
 

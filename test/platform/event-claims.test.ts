@@ -12,7 +12,8 @@ function failing(store: Store, down: { now: boolean }): Store {
     get(target, property) {
       const value: unknown = Reflect.get(target, property, target);
       if (property !== 'setIfAbsent' || typeof value !== 'function') return value;
-      return (...args: unknown[]) => (down.now ? Promise.reject(new Error('connect ECONNREFUSED')) : (value as (...a: unknown[]) => unknown).apply(target, args));
+      return (...args: unknown[]) =>
+        down.now ? Promise.reject(new Error('connect ECONNREFUSED')) : (value as (...a: unknown[]) => unknown).apply(target, args);
     },
   });
 }

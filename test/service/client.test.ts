@@ -100,7 +100,14 @@ describe('chat completions', () => {
 
   it('assembles streamed tool-call fragments into one tool_calls delta', async () => {
     const tools: ChatRequest['tools'] = [
-      { type: 'function', function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } },
+      {
+        type: 'function',
+        function: {
+          name: 'get_weather',
+          description: 'Weather',
+          parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+        },
+      },
       { type: 'function', function: { name: 'get_time', description: 'Time', parameters: { type: 'object', properties: {} } } },
     ];
     const request = ask('call get_weather {"city":"Zürich 東京"} call get_time', { tools, tool_choice: 'auto' });

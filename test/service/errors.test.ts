@@ -33,14 +33,22 @@ describe('parseErrorBody', () => {
 });
 
 describe('errorFromResponse', () => {
-  const make = (status: number, body = '', retryAfter?: number) => errorFromResponse({ status, body, secrets: ['sk-live-abcdef'], retryAfterMs: retryAfter, requestId: 'r1' });
+  const make = (status: number, body = '', retryAfter?: number) =>
+    errorFromResponse({ status, body, secrets: ['sk-live-abcdef'], retryAfterMs: retryAfter, requestId: 'r1' });
 
   it('picks the class by status and keeps status, type, code and request id', () => {
     const error = make(400, '{"error":{"message":"messages is required.","type":"invalid_request_error","code":"missing_field"}}');
     expect(error).toBeInstanceOf(BadRequestError);
     expect(error).toBeInstanceOf(ServiceError);
     expect(error).toBeInstanceOf(HeraldError);
-    expect(error).toMatchObject({ name: 'BadRequestError', status: 400, code: 'bad_request', type: 'invalid_request_error', serviceCode: 'missing_field', requestId: 'r1' });
+    expect(error).toMatchObject({
+      name: 'BadRequestError',
+      status: 400,
+      code: 'bad_request',
+      type: 'invalid_request_error',
+      serviceCode: 'missing_field',
+      requestId: 'r1',
+    });
     expect(error.message).toBe('The AI service rejected the request: messages is required (HTTP 400).');
     expect(make(401)).toBeInstanceOf(AuthenticationError);
     expect(make(403).message).toBe('The AI service refused access with this API key (permission denied) (HTTP 403).');

@@ -33,7 +33,11 @@ afterEach(() => {
 });
 
 const ask = (content = 'hello'): ChatRequest => ({ model: 'svc-v2.5-pro', messages: [{ role: 'user', content }], thinking: { type: 'disabled' } });
-const failure = (promise: Promise<unknown>) => promise.then(() => expect.unreachable('should have failed'), (e: unknown) => e as Error);
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => expect.unreachable('should have failed'),
+    (e: unknown) => e as Error,
+  );
 
 describe('retries before any byte of the answer', () => {
   it('waits as long as Retry-After says after a 429, then succeeds', async () => {
@@ -224,7 +228,11 @@ describe('answers that are not what was asked for', () => {
   });
 
   it('turns a whole JSON completion sent to a stream request into the same deltas', async () => {
-    const completion = { model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'all at once' }, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 3, total_tokens: 4 } };
+    const completion = {
+      model: 'm',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'all at once' }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 1, completion_tokens: 3, total_tokens: 4 },
+    };
     const server = await localServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(completion));

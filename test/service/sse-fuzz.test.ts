@@ -27,7 +27,10 @@ const sseBody = fc
     fc.array(
       fc.record({
         event: fc.option(fc.constantFrom('message', 'error', 'ping', 'content_block_delta'), { nil: undefined }),
-        lines: fc.array(fc.string({ unit: 'grapheme', maxLength: 20 }).map((s) => s.replace(/[\r\n]/g, ' ')), { minLength: 1, maxLength: 3 }),
+        lines: fc.array(
+          fc.string({ unit: 'grapheme', maxLength: 20 }).map((s) => s.replace(/[\r\n]/g, ' ')),
+          { minLength: 1, maxLength: 3 },
+        ),
         comment: fc.boolean(),
       }),
       { maxLength: 8 },
@@ -36,7 +39,10 @@ const sseBody = fc
   )
   .map(([events, eol]) => ({
     text: events
-      .map((e) => `${e.comment ? `: keep-alive${eol}` : ''}${e.event ? `event: ${e.event}${eol}` : ''}${e.lines.map((l) => `data: ${l}${eol}`).join('')}${eol}`)
+      .map(
+        (e) =>
+          `${e.comment ? `: keep-alive${eol}` : ''}${e.event ? `event: ${e.event}${eol}` : ''}${e.lines.map((l) => `data: ${l}${eol}`).join('')}${eol}`,
+      )
       .join(''),
     expected: events.map((e): Event => [e.event, e.lines.join('\n')]),
   }));
@@ -64,7 +70,12 @@ describe('SSE decoding of any bytes', () => {
   it('reads a megabyte of one unterminated line in bounded time', () => {
     const started = performance.now();
     const line = new TextEncoder().encode(`data: ${'x'.repeat(1 << 20)}`);
-    const events = decode(cut(line, Array.from({ length: 64 }, (_, i) => i * 16_384)));
+    const events = decode(
+      cut(
+        line,
+        Array.from({ length: 64 }, (_, i) => i * 16_384),
+      ),
+    );
     expect(events).toEqual([[undefined, 'x'.repeat(1 << 20)]]);
     expect(performance.now() - started).toBeLessThan(2000);
   });
@@ -76,7 +87,15 @@ describe('chat chunks of any shape', () => {
     fc.string({ maxLength: 60 }),
     json.map((v) => JSON.stringify(v)),
     fc
-      .record({ model: json, usage: json, error: fc.option(json, { nil: undefined }), choices: fc.oneof(json, fc.array(fc.record({ delta: json, finish_reason: json }), { maxLength: 2 })) }, { requiredKeys: [] })
+      .record(
+        {
+          model: json,
+          usage: json,
+          error: fc.option(json, { nil: undefined }),
+          choices: fc.oneof(json, fc.array(fc.record({ delta: json, finish_reason: json }), { maxLength: 2 })),
+        },
+        { requiredKeys: [] },
+      )
       .map((v) => JSON.stringify(v)),
   );
 

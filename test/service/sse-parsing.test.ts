@@ -7,8 +7,22 @@ import type { ChatDelta } from '../../src/service/types.ts';
 
 const base = { id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'svc-v2.5-pro' };
 const chunk = (delta: object, finish: string | null = null) => JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] });
-const site = (n: number) => ({ type: 'url_citation', url: `https://s${n}.example.com/`, title: `T${n}`, summary: 's', site_name: `S${n}`, publish_time: '2025-01-01T00:00:00+00:00', logo_url: '' });
-const usage = { prompt_tokens: 10, completion_tokens: 20, total_tokens: 30, completion_tokens_details: { reasoning_tokens: 5 }, web_search_usage: { tool_usage: 2, page_usage: 3 } };
+const site = (n: number) => ({
+  type: 'url_citation',
+  url: `https://s${n}.example.com/`,
+  title: `T${n}`,
+  summary: 's',
+  site_name: `S${n}`,
+  publish_time: '2025-01-01T00:00:00+00:00',
+  logo_url: '',
+});
+const usage = {
+  prompt_tokens: 10,
+  completion_tokens: 20,
+  total_tokens: 30,
+  completion_tokens_details: { reasoning_tokens: 5 },
+  web_search_usage: { tool_usage: 2, page_usage: 3 },
+};
 
 /** A chat stream touching every case: comments, annotations with a duplicate, CJK and emoji, tool-call fragments, a choices-less usage chunk. */
 function recordedChat(eol: string, options: { done?: boolean; finish?: boolean } = {}): string {
@@ -77,7 +91,10 @@ describe('chat-completions stream parsing', () => {
         ],
       },
     ]);
-    expect(reference.at(-2)).toMatchObject({ type: 'usage', usage: { promptTokens: 10, reasoningTokens: 5, webSearch: { toolUsage: 2, pageUsage: 3 } } });
+    expect(reference.at(-2)).toMatchObject({
+      type: 'usage',
+      usage: { promptTokens: 10, reasoningTokens: 5, webSearch: { toolUsage: 2, pageUsage: 3 } },
+    });
     expect(reference.at(-1)).toEqual({ type: 'finish', reason: 'tool_calls' });
   });
 
@@ -109,7 +126,10 @@ describe('chat-completions stream parsing', () => {
 
   it('accepts a last event the server did not close with a blank line', () => {
     const deltas = parseChat([Buffer.from(`data: ${chunk({ content: 'hi' }, 'stop')}`)]);
-    expect(deltas).toEqual([{ type: 'content', text: 'hi' }, { type: 'finish', reason: 'stop' }]);
+    expect(deltas).toEqual([
+      { type: 'content', text: 'hi' },
+      { type: 'finish', reason: 'stop' },
+    ]);
   });
 
   it('turns audio deltas into bytes and skips chunks without choices', () => {

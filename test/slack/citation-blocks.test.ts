@@ -5,7 +5,13 @@ import { citationBlocks, citationLine } from '../../adapters/slack/citation-bloc
 describe('citation blocks', () => {
   it('numbers each source as a link with its site and date', () => {
     expect(
-      citationLine({ index: 2, url: 'https://news.example.com/a?x=1&y=2', title: 'Rates <up> | again', siteName: 'News & Co', publishTime: '2025-03-04T10:00:00Z' }),
+      citationLine({
+        index: 2,
+        url: 'https://news.example.com/a?x=1&y=2',
+        title: 'Rates <up> | again',
+        siteName: 'News & Co',
+        publishTime: '2025-03-04T10:00:00Z',
+      }),
     ).toBe('<https://news.example.com/a?x=1&amp;y=2|[2] Rates &lt;up&gt; ¦ again> — News &amp; Co, 2025-03-04');
     expect(citationLine({ index: 1, url: 'https://example.org/', title: '' })).toBe('<https://example.org/|[1] example.org>');
   });
@@ -20,7 +26,10 @@ describe('citation blocks', () => {
     expect(blocks.length).toBeGreaterThan(1);
     const texts = blocks.flatMap((b) => b.elements.map((e) => e.text));
     for (const text of texts) expect(text.length).toBeLessThanOrEqual(3000);
-    const numbers = texts.join('\n').match(/\|\[(\d+)\]/g)!.map((m) => Number(m.slice(2, -1)));
+    const numbers = texts
+      .join('\n')
+      .match(/\|\[(\d+)\]/g)!
+      .map((m) => Number(m.slice(2, -1)));
     expect(numbers).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
     expect(texts[0]!.startsWith('*Sources*\n')).toBe(true);
   });
@@ -38,9 +47,18 @@ describe('citation blocks from any source the service sends', () => {
   });
 
   it('never throws, keeps every element within Block Kit limits and lists every source once', () => {
-    const text = fc.oneof(fc.string({ maxLength: 3000 }), fc.constantFrom('', ' ', '/rel', 'https://ok.example/a', `https://x.example/${'&'.repeat(2500)}`));
+    const text = fc.oneof(
+      fc.string({ maxLength: 3000 }),
+      fc.constantFrom('', ' ', '/rel', 'https://ok.example/a', `https://x.example/${'&'.repeat(2500)}`),
+    );
     const citation = fc.record(
-      { index: fc.integer({ min: 1, max: 999 }), url: text, title: text, siteName: fc.option(text, { nil: undefined }), publishTime: fc.option(text, { nil: undefined }) },
+      {
+        index: fc.integer({ min: 1, max: 999 }),
+        url: text,
+        title: text,
+        siteName: fc.option(text, { nil: undefined }),
+        publishTime: fc.option(text, { nil: undefined }),
+      },
       { requiredKeys: ['index', 'url', 'title'] },
     );
     fc.assert(

@@ -48,7 +48,9 @@ describe('slash command text', () => {
     const error = (r: ReturnType<typeof parseCommandText>) => ('error' in r ? r.error : 'no error');
     expect(error(parseCommandText(ask, '--search'))).toBe(`Please add the question: ${usageLine(ask)}`);
     expect(error(parseCommandText(say, '--voice=klingon hi'))).toBe('--voice must be one of default, zh, en.');
-    expect(error(parseCommandText(settings, 'make it fun'))).toMatch(/^\/settings takes no text besides its options: \/settings \[--scope=server\|channel\]/);
+    expect(error(parseCommandText(settings, 'make it fun'))).toMatch(
+      /^\/settings takes no text besides its options: \/settings \[--scope=server\|channel\]/,
+    );
     expect(error(parseCommandText(ask, 'x'.repeat(4001)))).toBe('The question can be at most 4000 characters.');
     expect(error(parseCommandText(ask, '--search=maybe why'))).toBe('--search is on or off, not “maybe”.');
     expect(options(parseCommandText(transcribe, ''))).toEqual({});
@@ -61,7 +63,15 @@ describe('slash command text', () => {
       description: 'test',
       options: [
         { name: 'text', description: 'what', type: 'string', required: true },
-        { name: 'voice', description: 'which', type: 'string', choices: [{ name: 'A', value: 'a' }, { name: 'B', value: 'b' }] },
+        {
+          name: 'voice',
+          description: 'which',
+          type: 'string',
+          choices: [
+            { name: 'A', value: 'a' },
+            { name: 'B', value: 'b' },
+          ],
+        },
         { name: 'max_seconds', description: 'how long', type: 'integer' },
         { name: 'file', description: 'a file', type: 'attachment' },
       ],
@@ -75,7 +85,10 @@ describe('slash command text', () => {
     expect(parseCommandText(narrate, 'STOP')).toEqual({ subcommand: 'stop', options: new Map() });
     expect(parseCommandText(narrate, ' start --voice=zh --style=calm')).toEqual({
       subcommand: 'start',
-      options: new Map([['voice', 'zh'], ['style', 'calm']]),
+      options: new Map([
+        ['voice', 'zh'],
+        ['style', 'calm'],
+      ]),
     });
     const choices =
       'Tell /narrate what to do first:\n' +
@@ -90,7 +103,10 @@ describe('slash command text', () => {
   it('reads a channel Slack linked, anywhere in the text or as --name=, and leaves links alone where no channel is taken', () => {
     expect(parseCommandText(narrate, 'start <#C0123ABCDE|general> --style=calm')).toEqual({
       subcommand: 'start',
-      options: new Map([['style', 'calm'], ['channel', 'C0123ABCDE']]),
+      options: new Map([
+        ['style', 'calm'],
+        ['channel', 'C0123ABCDE'],
+      ]),
     });
     expect(options(parseCommandText(narrate, 'start --channel=<#G0123ABCDE>'))).toEqual({ channel: 'G0123ABCDE' });
     const digest: CommandDefinition = {
@@ -125,7 +141,26 @@ describe('slash command text from anyone', () => {
   const commandText = fc
     .array(
       fc.oneof(
-        fc.constantFrom('--', '--search', '--no-search', '--voice=', '="', '"', '“', '”', "'", '#general', '#1', '<#C12345678|general>', '<#C1|', 'start', 'stop', ' ', '  ', 'x'),
+        fc.constantFrom(
+          '--',
+          '--search',
+          '--no-search',
+          '--voice=',
+          '="',
+          '"',
+          '“',
+          '”',
+          "'",
+          '#general',
+          '#1',
+          '<#C12345678|general>',
+          '<#C1|',
+          'start',
+          'stop',
+          ' ',
+          '  ',
+          'x',
+        ),
         fc.string({ maxLength: 12 }),
       ),
       { maxLength: 40 },

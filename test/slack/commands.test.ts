@@ -72,16 +72,20 @@ describe('slash commands on Slack', () => {
     expect(fake.botMessages()).toEqual([]);
   });
 
-  it.skipIf(!ffmpeg)(`/transcribe takes the newest recording the user shared here${ffmpeg ? '' : ' — skipped: ffmpeg not on PATH'}`, async () => {
-    const older = fake.uploadUserFile({ name: 'older.webm', bytes: fixture('audio/voice-note.webm'), mimetype: 'audio/webm' });
-    fake.events.fileShare({ files: [older], channel: fake.channelId });
-    const clip = fake.uploadAudioClip({ bytes: fixture('audio/speech.m4a') });
-    fake.events.fileShare({ files: [clip], channel: fake.channelId });
-    await fake.sendSlashCommand({ command: '/transcribe' });
-    const answer = await fake.waitFor(() => stopped()[0], 15_000);
-    expect(answer.text).toMatch(/^🎙️ \*\*audio_message\.m4a\*\*\n> Transcript of /);
-    expect(fake.fileFetches.map((f) => [f.fileId, f.authorized])).toEqual([[clip.file.id, true]]);
-  }, 30_000);
+  it.skipIf(!ffmpeg)(
+    `/transcribe takes the newest recording the user shared here${ffmpeg ? '' : ' — skipped: ffmpeg not on PATH'}`,
+    async () => {
+      const older = fake.uploadUserFile({ name: 'older.webm', bytes: fixture('audio/voice-note.webm'), mimetype: 'audio/webm' });
+      fake.events.fileShare({ files: [older], channel: fake.channelId });
+      const clip = fake.uploadAudioClip({ bytes: fixture('audio/speech.m4a') });
+      fake.events.fileShare({ files: [clip], channel: fake.channelId });
+      await fake.sendSlashCommand({ command: '/transcribe' });
+      const answer = await fake.waitFor(() => stopped()[0], 15_000);
+      expect(answer.text).toMatch(/^🎙️ \*\*audio_message\.m4a\*\*\n> Transcript of /);
+      expect(fake.fileFetches.map((f) => [f.fileId, f.authorized])).toEqual([[clip.file.id, true]]);
+    },
+    30_000,
+  );
 
   it('/describe takes the newest image the user shared here', async () => {
     const image = fake.uploadUserFile({ name: 'marker.png', bytes: fixture('images/marker.png') });
@@ -104,7 +108,9 @@ describe('slash commands on Slack', () => {
     expect((await ephemeral(0)).body.text).toBe('Only administrators can use /settings.');
     Object.assign(fake.workspace.users.get(fake.userId)!, { is_admin: true });
     await fake.sendSlashCommand({ command: '/settings', text: '--thinking=off --web-search=force' });
-    expect((await ephemeral(1)).body.text).toBe('Saved. Settings for this server — thinking: off · web search: force · model: default · voice: default · requests per user per minute: default · tokens per user per day: default · persona: default');
+    expect((await ephemeral(1)).body.text).toBe(
+      'Saved. Settings for this server — thinking: off · web search: force · model: default · voice: default · requests per user per minute: default · tokens per user per day: default · persona: default',
+    );
   });
 
   it('explains a malformed command', async () => {

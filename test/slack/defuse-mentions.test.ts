@@ -22,11 +22,17 @@ describe('defuseMentions', () => {
   it('defuses mentions split over the pieces of a stream, wherever the split falls', () => {
     const piece = fc.constantFrom('<', '!', '@', 'channel', '>', '&', 'l', 't', ';', '#', '6', '0', 'x', '3', 'c', 'U1', ' ', 'a');
     fc.assert(
-      fc.property(fc.array(fc.array(piece, { maxLength: 8 }).map((p) => p.join('')), { maxLength: 12 }), (pieces) => {
-        const sent = pieces.map(defuseMentions).join('');
-        expect(sent).not.toMatch(LIVE);
-        expect(sent.replaceAll('\u200D', '')).toBe(pieces.join(''));
-      }),
+      fc.property(
+        fc.array(
+          fc.array(piece, { maxLength: 8 }).map((p) => p.join('')),
+          { maxLength: 12 },
+        ),
+        (pieces) => {
+          const sent = pieces.map(defuseMentions).join('');
+          expect(sent).not.toMatch(LIVE);
+          expect(sent.replaceAll('\u200D', '')).toBe(pieces.join(''));
+        },
+      ),
       { numRuns: 3000 },
     );
   });

@@ -29,7 +29,10 @@ async function serviceRequest(): Promise<RecordedRequest> {
 /** Writes to a message (chat.update, appendStream, stopStream) and new messages, after the first `count` Web API calls. */
 function writesAfter(count: number): ApiCall[] {
   const writes = new Set(['chat.postMessage', 'chat.update', 'chat.startStream', 'chat.appendStream', 'chat.stopStream']);
-  return fake.calls().slice(count).filter((c) => writes.has(c.method));
+  return fake
+    .calls()
+    .slice(count)
+    .filter((c) => writes.has(c.method));
 }
 
 /** Asks where Herald streams natively (a mention, answered in its thread) or posts and edits (a DM's timeline). */
@@ -86,7 +89,9 @@ describe.each([
   });
 });
 
-it('a reply that went on into a second message stops when the first is deleted; the second stays, its stream closed', { timeout: 60_000 }, async () => {
+it('a reply that went on into a second message stops when the first is deleted; the second stays, its stream closed', {
+  timeout: 60_000,
+}, async () => {
   emu.pace.tokensPerSecond = 600;
   const { channel, question, reply } = await ask('thread', 'long 3000');
   const second = await fake.waitFor(() => fake.thread(channel, question).filter((m) => m.user === fake.botUserId)[1], 20_000);
@@ -102,7 +107,12 @@ it('a reply that went on into a second message stops when the first is deleted; 
   const shown = left.text;
   expect(shown).not.toContain('⚠️');
   await herald.settled();
-  expect(fake.thread(channel, question).filter((m) => m.user === fake.botUserId).map((m) => [m.ts, m.text])).toEqual([[second.ts, shown]]);
+  expect(
+    fake
+      .thread(channel, question)
+      .filter((m) => m.user === fake.botUserId)
+      .map((m) => [m.ts, m.text]),
+  ).toEqual([[second.ts, shown]]);
 });
 
 describe.each([

@@ -49,7 +49,11 @@ describe.each(['http', 'mounted'] as const)('Slack delivery over HTTP (%s)', (mo
     await fake.deliverEvent(fake.events.messageOf(other));
     await fake.waitFor(() => answers().filter((m) => m.stream?.state === 'stopped').length >= 2 || undefined);
     await herald.settled();
-    expect(answers().map((m) => m.thread_ts).sort()).toEqual([String(mention.ts), String(other.ts)].sort());
+    expect(
+      answers()
+        .map((m) => m.thread_ts)
+        .sort(),
+    ).toEqual([String(mention.ts), String(other.ts)].sort());
     expect(emu.requests).toHaveLength(2);
   });
 

@@ -88,7 +88,9 @@ describe('documents shared with Herald on Slack', () => {
     expect(reply.text).not.toContain('Echo:');
     expect(fake.fileFetches).toEqual([]);
     expect(emu.requests).toEqual([]);
-    await fake.deliverEvent(fake.events.threadReply({ text: 'ok, here is my question then', channel: fake.channelId, thread_ts: String(mention.ts) }));
+    await fake.deliverEvent(
+      fake.events.threadReply({ text: 'ok, here is my question then', channel: fake.channelId, thread_ts: String(mention.ts) }),
+    );
     const next = await fake.waitFor(() => fake.botMessages().filter((m) => m.stream?.state === 'stopped')[1], 10_000);
     expect(next.text).toBe('Echo: [alice]: ok, here is my question then');
   });
@@ -186,7 +188,9 @@ describe('downloadSlackFile for a shared web page', () => {
     const page = fake.uploadUserFile({ name: 'notes.html', bytes: Buffer.from('<html><body>notes</body></html>') });
     const url = String(page.file.url_private_download);
     const options = { extraTokenHosts: [new URL(fake.baseUrl).host], maxBytes: 1024, htmlExpected: true };
-    await expect(downloadSlackFile(url, 'notes.html', { ...options, botToken: 'xoxb-wrong-token' })).rejects.toThrow(/sign-in page instead of “notes\.html”/);
+    await expect(downloadSlackFile(url, 'notes.html', { ...options, botToken: 'xoxb-wrong-token' })).rejects.toThrow(
+      /sign-in page instead of “notes\.html”/,
+    );
     expect((await downloadSlackFile(url, 'notes.html', { ...options, botToken: fake.botToken })).toString()).toContain('notes</body>');
   });
 });

@@ -50,7 +50,9 @@ function finished(message: StoredMessage): boolean {
   return message.stream === undefined || message.stream.state === 'stopped';
 }
 
-it('an edit of a mention right after the answer replaces it in the thread, and the conversation goes on from the edited question', { timeout: 20_000 }, async () => {
+it('an edit of a mention right after the answer replaces it in the thread, and the conversation goes on from the edited question', {
+  timeout: 20_000,
+}, async () => {
   const { channel, question, answer } = await ask('thread', 'what is the captial of France?', 'Echo: [alice]: what is the captial of France?');
 
   await fake.deliverEvent(fake.events.messageEdited({ channel, ts: question, text: `<@${fake.botUserId}> what is the capital of France?` }));
@@ -78,7 +80,10 @@ it('a question about a file shared earlier in the thread, edited, reads the file
   const threadTs = String(shared.ts);
   const mention = fake.events.appMention({ text: 'sumarize this', channel, thread_ts: threadTs });
   await fake.deliverEvent(mention);
-  const first = await fake.waitFor(() => fake.thread(channel, threadTs).find((m) => m.user === fake.botUserId && finished(m) && m.text.includes('Quarterly')), 10_000);
+  const first = await fake.waitFor(
+    () => fake.thread(channel, threadTs).find((m) => m.user === fake.botUserId && finished(m) && m.text.includes('Quarterly')),
+    10_000,
+  );
 
   await fake.deliverEvent(fake.events.messageEdited({ channel, ts: String(mention.ts), text: `<@${fake.botUserId}> summarize this` }));
   const again = await fake.waitFor(() => {
@@ -91,31 +96,35 @@ it('a question about a file shared earlier in the thread, edited, reads the file
 it.each([
   ['a mention, answered in its thread by a native stream', 'thread'],
   ['a direct message, answered by post and update', 'dm'],
-] as const)('%s, edited while the answer streams: the old stream is cancelled (its request aborted) and one answer remains', { timeout: 40_000 }, async (_name, where) => {
-  emu.pace.tokensPerSecond = 41;
-  const channel = where === 'thread' ? fake.addChannel({ name: 'edited-mid-stream' }).id : fake.dmChannelId;
-  const event = where === 'thread' ? fake.events.appMention({ text: 'long 400', channel }) : fake.events.directMessage({ text: 'long 400' });
-  const question = String(event.ts);
-  await fake.deliverEvent(event);
-  const first = await fake.waitFor(() => answersTo(channel, question, where)[0], 10_000);
-  const streaming = chatRequests().at(-1)!;
+] as const)(
+  '%s, edited while the answer streams: the old stream is cancelled (its request aborted) and one answer remains',
+  { timeout: 40_000 },
+  async (_name, where) => {
+    emu.pace.tokensPerSecond = 41;
+    const channel = where === 'thread' ? fake.addChannel({ name: 'edited-mid-stream' }).id : fake.dmChannelId;
+    const event = where === 'thread' ? fake.events.appMention({ text: 'long 400', channel }) : fake.events.directMessage({ text: 'long 400' });
+    const question = String(event.ts);
+    await fake.deliverEvent(event);
+    const first = await fake.waitFor(() => answersTo(channel, question, where)[0], 10_000);
+    const streaming = chatRequests().at(-1)!;
 
-  emu.pace.tokensPerSecond = 0;
-  const mention = where === 'thread' ? `<@${fake.botUserId}> ` : '';
-  await fake.deliverEvent(fake.events.messageEdited({ channel, ts: question, text: `${mention}long 5` }));
-  await fake.waitFor(() => streaming.closed, 10_000);
-  expect(streaming.closed?.byClient).toBe(true);
-  expect(streaming.streamed!.sent).toBeLessThan(streaming.streamed!.total);
+    emu.pace.tokensPerSecond = 0;
+    const mention = where === 'thread' ? `<@${fake.botUserId}> ` : '';
+    await fake.deliverEvent(fake.events.messageEdited({ channel, ts: question, text: `${mention}long 5` }));
+    await fake.waitFor(() => streaming.closed, 10_000);
+    expect(streaming.closed?.byClient).toBe(true);
+    expect(streaming.streamed!.sent).toBeLessThan(streaming.streamed!.total);
 
-  const [left] = await fake.waitFor(() => {
-    const answers = answersTo(channel, question, where);
-    return answers.length === 1 && answers[0]!.ts !== first.ts && answers[0]!.text.split(/\s+/).length === 5 && finished(answers[0]!) && answers;
-  }, 10_000);
-  await herald.settled();
-  expect(answersTo(channel, question, where)).toEqual([left]);
-  expect(left!.text).not.toContain('⚠️');
-  expect(fake.message(channel, first.ts)).toBeUndefined();
-});
+    const [left] = await fake.waitFor(() => {
+      const answers = answersTo(channel, question, where);
+      return answers.length === 1 && answers[0]!.ts !== first.ts && answers[0]!.text.split(/\s+/).length === 5 && finished(answers[0]!) && answers;
+    }, 10_000);
+    await herald.settled();
+    expect(answersTo(channel, question, where)).toEqual([left]);
+    expect(left!.text).not.toContain('⚠️');
+    expect(fake.message(channel, first.ts)).toBeUndefined();
+  },
+);
 
 it('an edit of an older question, or one made more than 10 minutes after it, changes nothing', { timeout: 20_000 }, async () => {
   const older = await ask('dm', 'first', 'Echo: first');
@@ -134,7 +143,9 @@ it('an edit of an older question, or one made more than 10 minutes after it, cha
   expect(fake.calls('chat.delete')).toHaveLength(deletes);
 });
 
-it('a link unfurled in the question, an edit that drops the mention, or an edit of a message Herald never answered changes nothing', { timeout: 20_000 }, async () => {
+it('a link unfurled in the question, an edit that drops the mention, or an edit of a message Herald never answered changes nothing', {
+  timeout: 20_000,
+}, async () => {
   const linked = await ask('thread', 'what is on <https://example.com/page> ?', 'Echo: [alice]: what is on https://example.com/page ?');
   const plain = await ask('thread', 'hello', 'Echo: [alice]: hello');
   const elsewhere = fake.addChannel({ name: 'not-for-herald' }).id;

@@ -41,18 +41,22 @@ describe('files shared with Herald on Slack', () => {
     30_000,
   );
 
-  it.skipIf(!ffmpeg)(`transcribes an audio file (WebM) shared in a channel thread it is in${ffmpeg ? '' : ' — skipped: ffmpeg not on PATH'}`, async () => {
-    const mention = fake.events.appMention({ text: 'I will send a recording' });
-    await fake.deliverEvent(mention);
-    await fake.waitFor(() => fake.botMessages().find((m) => m.stream?.state === 'stopped'));
-    const file = fake.uploadUserFile({ name: 'meeting.webm', bytes: fixture('audio/voice-note.webm'), mimetype: 'audio/webm' });
-    await fake.deliverEvent(fake.events.fileShare({ files: [file], channel: fake.channelId, thread_ts: String(mention.ts) }));
-    const reply = await fake.waitFor(() => fake.botMessages().filter((m) => m.stream?.state === 'stopped')[1], 15_000);
-    // An audio file without a question: the transcript is the answer.
-    expect(reply.text).toMatch(/^🎙️ \*\*meeting\.webm\*\*\n> Transcript of /);
-    expect(reply.text).not.toContain('Echo:');
-    expect(sentToService()).not.toContain('files-pri');
-  }, 30_000);
+  it.skipIf(!ffmpeg)(
+    `transcribes an audio file (WebM) shared in a channel thread it is in${ffmpeg ? '' : ' — skipped: ffmpeg not on PATH'}`,
+    async () => {
+      const mention = fake.events.appMention({ text: 'I will send a recording' });
+      await fake.deliverEvent(mention);
+      await fake.waitFor(() => fake.botMessages().find((m) => m.stream?.state === 'stopped'));
+      const file = fake.uploadUserFile({ name: 'meeting.webm', bytes: fixture('audio/voice-note.webm'), mimetype: 'audio/webm' });
+      await fake.deliverEvent(fake.events.fileShare({ files: [file], channel: fake.channelId, thread_ts: String(mention.ts) }));
+      const reply = await fake.waitFor(() => fake.botMessages().filter((m) => m.stream?.state === 'stopped')[1], 15_000);
+      // An audio file without a question: the transcript is the answer.
+      expect(reply.text).toMatch(/^🎙️ \*\*meeting\.webm\*\*\n> Transcript of /);
+      expect(reply.text).not.toContain('Echo:');
+      expect(sentToService()).not.toContain('files-pri');
+    },
+    30_000,
+  );
 
   it('describes a shared image from its bytes, never its private URL', async () => {
     const image = fake.uploadUserFile({ name: 'marker.png', bytes: fixture('images/marker.png') });
@@ -123,6 +127,8 @@ describe('downloadSlackFile', () => {
   it('refuses a file over the size limit', async () => {
     const clip = fake.uploadAudioClip({ bytes: Buffer.alloc(4096) });
     const options = { botToken: fake.botToken, extraTokenHosts: [new URL(fake.baseUrl).host], maxBytes: 1024 };
-    await expect(downloadSlackFile(String(clip.file.url_private_download), 'big.m4a', options)).rejects.toThrow('"big.m4a" is 4 KB, over the 1 KB I can read.');
+    await expect(downloadSlackFile(String(clip.file.url_private_download), 'big.m4a', options)).rejects.toThrow(
+      '"big.m4a" is 4 KB, over the 1 KB I can read.',
+    );
   });
 });

@@ -74,4 +74,3 @@ it('a direct message deleted long after its answer, past the edit window, is for
   const sent = (emu.requests.at(-1)!.body as { messages: ChatMessage[] }).messages.map((m) => JSON.stringify(m.content)).join('\n');
   expect(sent).not.toContain('9182');
 });
-

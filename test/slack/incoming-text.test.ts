@@ -26,9 +26,15 @@ describe('readSlackText', () => {
 
 describe('readSlackText on any text', () => {
   const slackText = fc
-    .array(fc.oneof(fc.constantFrom('<', '>', '|', '@U1', '#C1', '!here', '!subteam^S1', '!date^1^x', 'mailto:', 'https://x', '&lt;', '&gt;', '&amp;', ' '), fc.string({ maxLength: 6 })), {
-      maxLength: 40,
-    })
+    .array(
+      fc.oneof(
+        fc.constantFrom('<', '>', '|', '@U1', '#C1', '!here', '!subteam^S1', '!date^1^x', 'mailto:', 'https://x', '&lt;', '&gt;', '&amp;', ' '),
+        fc.string({ maxLength: 6 }),
+      ),
+      {
+        maxLength: 40,
+      },
+    )
     .map((pieces) => pieces.join(''));
 
   it('never throws, and lists as mentions only tokens that are in the text', () => {

@@ -12,7 +12,9 @@ afterEach(async () => {
   await stopSlackWorld(world);
 });
 
-it('tells the asker in the thread, instead of answering, when Herald gets to a question minutes after it was asked', { timeout: 20_000 }, async () => {
+it('tells the asker in the thread, instead of answering, when Herald gets to a question minutes after it was asked', {
+  timeout: 20_000,
+}, async () => {
   const { fake, emu } = world;
   const started = fake.events.assistantThreadStarted();
   const thread = started.assistant_thread as { channel_id: string; thread_ts: string };

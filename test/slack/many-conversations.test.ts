@@ -23,7 +23,10 @@ describe('many Slack conversations at once, under Slack’s real tiers', () => {
       const user = fake.addUser({ name: `crowd-${i}` }).id;
       const direct = i % 2 === 0;
       const channel = fake.addChannel(direct ? { user } : { name: `crowd-${i}` }).id;
-      return { channel, event: direct ? fake.events.message({ text: PROMPT, user, channel }) : fake.events.appMention({ text: PROMPT, user, channel }) };
+      return {
+        channel,
+        event: direct ? fake.events.message({ text: PROMPT, user, channel }) : fake.events.appMention({ text: PROMPT, user, channel }),
+      };
     });
     const started = performance.now();
     await Promise.all(places.map((p) => fake.deliverEvent(p.event)));

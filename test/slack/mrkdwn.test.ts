@@ -51,7 +51,37 @@ describe('toMrkdwn on hostile text', () => {
   });
 
   it('never emits a live mention or broadcast, whatever the text', () => {
-    const pieces = fc.constantFrom('[x](', '](!here)', '](@U1 "t")', '<', '>', '!', '@', '#', 'channel', 'here', 'U1', '[', ']', '(', ')', '|', '`', '*', '_', '~', 'http://x', ' ', '\n', 'a', '&lt;', '\\', '\uE000', '\uE001', '0');
+    const pieces = fc.constantFrom(
+      '[x](',
+      '](!here)',
+      '](@U1 "t")',
+      '<',
+      '>',
+      '!',
+      '@',
+      '#',
+      'channel',
+      'here',
+      'U1',
+      '[',
+      ']',
+      '(',
+      ')',
+      '|',
+      '`',
+      '*',
+      '_',
+      '~',
+      'http://x',
+      ' ',
+      '\n',
+      'a',
+      '&lt;',
+      '\\',
+      '\uE000',
+      '\uE001',
+      '0',
+    );
     fc.assert(
       fc.property(fc.array(pieces, { maxLength: 60 }), (parts) => {
         const out = toMrkdwn(parts.join(''));

@@ -19,7 +19,11 @@ describe("Slack's rate limits under load", () => {
     await Promise.all(mentions.map((m) => fake.deliverEvent(m)));
     const finished = (ts: unknown) => {
       const replies = fake.thread(fake.channelId, String(ts)).filter((m) => m.user === fake.botUserId);
-      const words = replies.map((m) => m.text).join(' ').split(/\s+/).filter(Boolean).length;
+      const words = replies
+        .map((m) => m.text)
+        .join(' ')
+        .split(/\s+/)
+        .filter(Boolean).length;
       return replies.length > 0 && replies.every((m) => m.stream === undefined || m.stream.state === 'stopped') && words >= 120;
     };
     await fake.waitFor(() => mentions.every((m) => finished(m.ts)), 25_000);

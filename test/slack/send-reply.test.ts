@@ -8,7 +8,6 @@ import { startFakeSlack, type FakeSlack } from '../fakes/slack/index.ts';
 import { FAST_RETRIES } from '../fakes/slack/bolt-harness.ts';
 import { silentLogger as logger } from '../helpers/logger.ts';
 
-
 /** A reply stream: text pieces (with pauses between them) and then `done`. */
 async function* replyOf(pieces: Array<string | ReplyEvent>, gapMs = 0): ReplyStream {
   for (const piece of pieces) {
@@ -89,11 +88,19 @@ describe('sendReply on the fake Slack', () => {
     const target = { channel: fake.dmChannelId };
     fake.injectError('chat.update', 'msg_too_long');
     await sendReply({ api, streaming, logger }, replyOf(['First part. ', 'Second part.'], 1050), { target });
-    expect(fake.botMessages(fake.dmChannelId).map((m) => m.text).join('')).toBe('First part. Second part.');
+    expect(
+      fake
+        .botMessages(fake.dmChannelId)
+        .map((m) => m.text)
+        .join(''),
+    ).toBe('First part. Second part.');
 
     fake.injectError('chat.postMessage', 'msg_too_long');
     await sendReply({ api, streaming, logger }, replyOf(['Alpha beta gamma delta.']), { target });
-    const later = fake.botMessages(fake.dmChannelId).slice(2).map((m) => m.text);
+    const later = fake
+      .botMessages(fake.dmChannelId)
+      .slice(2)
+      .map((m) => m.text);
     expect(later.length).toBe(2);
     expect(later.map((t) => t.trim()).join(' ')).toBe('Alpha beta gamma delta.');
   });
@@ -157,7 +164,7 @@ describe('sendReply with hostile content', () => {
 
   function expectNoLiveMention(): void {
     for (const { args } of fake.calls()) {
-      const blocks = (typeof args.blocks === 'string' ? JSON.parse(args.blocks) : args.blocks ?? []) as Array<{ type: string; text?: unknown }>;
+      const blocks = (typeof args.blocks === 'string' ? JSON.parse(args.blocks) : (args.blocks ?? [])) as Array<{ type: string; text?: unknown }>;
       const markdown = [args.markdown_text, ...blocks.filter((b) => b.type === 'markdown').map((b) => b.text)];
       for (const text of markdown) if (typeof text === 'string') expect(text).not.toMatch(LIVE_IN_MARKDOWN);
       const mrkdwn = [args.text, ...blocks.filter((b) => b.type !== 'markdown').map((b) => JSON.stringify(b))];
@@ -187,7 +194,10 @@ describe('sendReply with hostile content', () => {
   it('finishes a reply whose source has a relative URL and a blank title', async () => {
     const mention = fake.events.appMention({ text: 'question' });
     const target = { channel: fake.channelId, threadTs: String(mention.ts), recipient: { userId: fake.userId, teamId: fake.teamId } };
-    const citations = [{ index: 1, url: '/wiki/Thing', title: ' ' }, { index: 2, url: 'https://b.example/', title: 'B' }];
+    const citations = [
+      { index: 1, url: '/wiki/Thing', title: ' ' },
+      { index: 2, url: 'https://b.example/', title: 'B' },
+    ];
     await sendReply({ api, streaming: new StreamingSwitch(), logger }, replyOf([{ type: 'citations', citations }, 'Answer [1][2].']), { target });
     const reply = fake.botMessages()[0]!;
     expect(reply.stream?.state).toBe('stopped');

@@ -13,7 +13,8 @@ function outageStore(): { store: Store; setDown(down: boolean): void } {
     get(target, property) {
       const value: unknown = Reflect.get(target, property, target);
       if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => (down ? Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379')) : (value as (...a: unknown[]) => unknown).apply(target, args));
+      return (...args: unknown[]) =>
+        down ? Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379')) : (value as (...a: unknown[]) => unknown).apply(target, args);
     },
   });
   return { store, setDown: (now) => (down = now) };

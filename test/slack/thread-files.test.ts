@@ -52,7 +52,9 @@ describe('files shared earlier in a Slack thread', () => {
   it('describes an image someone shared in the thread', async () => {
     const root = fake.events.message({ text: 'the new dashboard is live', channel: fake.channelId });
     const image = fake.uploadUserFile({ name: 'marker.png', bytes: fixture('images/marker.png'), user: bob().id });
-    await fake.deliverEvent(fake.events.fileShare({ files: [image], user: image.file.user as string, channel: fake.channelId, thread_ts: String(root.ts) }));
+    await fake.deliverEvent(
+      fake.events.fileShare({ files: [image], user: image.file.user as string, channel: fake.channelId, thread_ts: String(root.ts) }),
+    );
     await fake.deliverEvent(fake.events.appMention({ text: 'what is in this picture?', thread_ts: String(root.ts) }));
     const reply = await answer();
     await fake.waitFor(() => reply.text.includes('I see 1 image.'), 10_000);
@@ -111,7 +113,15 @@ describe('files shared earlier in a Slack thread', () => {
     // Refused by its size: Herald says so in the thread, which it does not follow on that account.
     expect((await fake.waitFor(() => fake.botMessages()[0], 10_000)).text).toMatch(/^⚠️ .*dump\.csv/);
     const smaller = fake.uploadUserFile({ name: 'sample.csv', bytes: Buffer.from('region,total\nnorth,12\n'), user: bob().id });
-    await fake.deliverEvent(fake.events.fileShare({ files: [smaller], text: 'a sample then', user: smaller.file.user as string, channel: fake.channelId, thread_ts: String(root.ts) }));
+    await fake.deliverEvent(
+      fake.events.fileShare({
+        files: [smaller],
+        text: 'a sample then',
+        user: smaller.file.user as string,
+        channel: fake.channelId,
+        thread_ts: String(root.ts),
+      }),
+    );
     await fake.deliverEvent(fake.events.appMention({ text: 'what is in this one?', thread_ts: String(root.ts) }));
     const reply = await answer();
     expect(reply.text).toContain('Echo: [alice]: what is in this one?');

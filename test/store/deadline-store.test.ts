@@ -27,8 +27,17 @@ function silentStore(): Store {
   const inner = new MemoryStore();
   const never = () => new Promise<never>(() => {});
   return Object.assign(Object.create(inner) as Store, {
-    get: never, set: never, delete: never, acquireLock: never, renewLock: never, releaseLock: never,
-    setIfAbsent: never, takeTokens: never, incrementBy: never, incrementMany: never, readCounters: never,
+    get: never,
+    set: never,
+    delete: never,
+    acquireLock: never,
+    renewLock: never,
+    releaseLock: never,
+    setIfAbsent: never,
+    takeTokens: never,
+    incrementBy: never,
+    incrementMany: never,
+    readCounters: never,
   });
 }
 
@@ -122,7 +131,11 @@ describe.skipIf(!redisServerInstalled)('a Redis store while its server stops', (
 
     // Gone: calls fail without waiting for a server that is not there, and never read as "no such key".
     await stopRedisServer(server);
-    for (const call of [() => store!.get(key), () => store!.setIfAbsent(key, 'v', 1000), () => store!.takeTokens(key, { capacity: 2, refillPerSecond: 1 })]) {
+    for (const call of [
+      () => store!.get(key),
+      () => store!.setIfAbsent(key, 'v', 1000),
+      () => store!.takeTokens(key, { capacity: 2, refillPerSecond: 1 }),
+    ]) {
       const gone = await rejection(call);
       expect(gone.error).toBeInstanceOf(StoreUnavailableError);
       expect(gone.ms).toBeLessThan(400);

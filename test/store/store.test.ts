@@ -112,9 +112,7 @@ describe.each(backends)('$name store', (backend) => {
 
   it('takeTokens never lets simultaneous callers overdraw the bucket', async () => {
     const key = uniqueKey('bucket-race');
-    const results = await Promise.all(
-      Array.from({ length: 12 }, () => store.takeTokens(key, { capacity: 5, refillPerSecond: 0.001 })),
-    );
+    const results = await Promise.all(Array.from({ length: 12 }, () => store.takeTokens(key, { capacity: 5, refillPerSecond: 0.001 })));
     expect(results.filter((r) => r.allowed)).toHaveLength(5);
   });
 

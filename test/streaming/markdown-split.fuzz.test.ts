@@ -6,7 +6,23 @@ import { splitMarkdown } from '../../src/streaming/markdown-split.ts';
 const markdownText = fc
   .array(
     fc.oneof(
-      fc.constantFrom('```', '```js', '~~~~', '`'.repeat(40), '~'.repeat(3000), '\n', '\n\n', ' ', '. ', '! ', 'word', 'longerword', '😀', '中文。', '\t'),
+      fc.constantFrom(
+        '```',
+        '```js',
+        '~~~~',
+        '`'.repeat(40),
+        '~'.repeat(3000),
+        '\n',
+        '\n\n',
+        ' ',
+        '. ',
+        '! ',
+        'word',
+        'longerword',
+        '😀',
+        '中文。',
+        '\t',
+      ),
       fc.string({ maxLength: 40 }),
       fc.string({ unit: 'grapheme', maxLength: 10 }),
     ),

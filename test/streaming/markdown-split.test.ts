@@ -38,7 +38,10 @@ describe('splitMarkdown', () => {
       expect(fencesBalanced(part)).toBe(true);
     }
     expect(parts[1]!.startsWith('```js\n')).toBe(true);
-    const lines = parts.join('\n').split('\n').filter((l) => l.startsWith('console.log'));
+    const lines = parts
+      .join('\n')
+      .split('\n')
+      .filter((l) => l.startsWith('console.log'));
     expect(lines).toEqual(code.split('\n'));
     expect(parts.at(-1)!.endsWith('Done.')).toBe(true);
   });

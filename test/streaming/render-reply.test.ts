@@ -31,8 +31,17 @@ async function* events(list: ReplyEvent[], failAfter?: number) {
 }
 
 const usage = {
-  serviceCalls: 1, promptTokens: 1, completionTokens: 1, totalTokens: 2, reasoningTokens: 0, cachedTokens: 0,
-  imageTokens: 0, audioTokens: 0, audioSeconds: 0, webSearchCalls: 0, webPages: 0,
+  serviceCalls: 1,
+  promptTokens: 1,
+  completionTokens: 1,
+  totalTokens: 2,
+  reasoningTokens: 0,
+  cachedTokens: 0,
+  imageTokens: 0,
+  audioTokens: 0,
+  audioSeconds: 0,
+  webSearchCalls: 0,
+  webPages: 0,
 };
 
 describe('renderReply', () => {
@@ -61,7 +70,7 @@ describe('renderReply', () => {
     expect(result.usage).toEqual(usage);
   });
 
-  it("keeps a notice in italics whole when it names a file with underscores or asterisks", async () => {
+  it('keeps a notice in italics whole when it names a file with underscores or asterisks', async () => {
     const { surface, messages } = editSurface();
     await renderReply(
       events([
@@ -78,7 +87,13 @@ describe('renderReply', () => {
     const { surface, messages } = editSurface();
     const failures: unknown[] = [];
     const result = await renderReply(
-      events([{ type: 'text', delta: 'Partial answer' }, { type: 'text', delta: ' more' }], 1),
+      events(
+        [
+          { type: 'text', delta: 'Partial answer' },
+          { type: 'text', delta: ' more' },
+        ],
+        1,
+      ),
       surface,
       { failed: (e) => void failures.push(e) },
     );
@@ -90,7 +105,10 @@ describe('renderReply', () => {
   it('posts a service error on its own when no text came', async () => {
     const { surface, messages } = editSurface();
     const result = await renderReply(
-      events([{ type: 'error', code: 'rate_limited', message: 'Slow down — try again in 42 s.', retryAfterMs: 42_000 }, { type: 'done', usage }]),
+      events([
+        { type: 'error', code: 'rate_limited', message: 'Slow down — try again in 42 s.', retryAfterMs: 42_000 },
+        { type: 'done', usage },
+      ]),
       surface,
     );
     expect([...messages.values()]).toEqual(['⚠️ Slow down — try again in 42 s.']);
@@ -179,7 +197,10 @@ describe('renderReply', () => {
     });
 
     it('the signal stops it too, leaving the messages as they are; its reason says whether a message was deleted', async () => {
-      for (const [reason, stopped] of [[undefined, 'aborted'], [new MessageGoneError('m1'), 'deleted']] as const) {
+      for (const [reason, stopped] of [
+        [undefined, 'aborted'],
+        [new MessageGoneError('m1'), 'deleted'],
+      ] as const) {
         const { surface, messages, calls } = deletableSurface();
         let cancelled = 0;
         const channel = new ReplyChannel(() => cancelled++);

@@ -60,7 +60,11 @@ describe('StreamingReply', () => {
     }
     await reply.finish();
     expect(calls.length).toBeLessThan(20);
-    expect(messages.get('m1')).toBe(`${Array.from({ length: 200 }, (_, i) => `${i} `).join('').trimEnd()} `);
+    expect(messages.get('m1')).toBe(
+      `${Array.from({ length: 200 }, (_, i) => `${i} `)
+        .join('')
+        .trimEnd()} `,
+    );
   });
 
   it('continues a long answer in further messages, each within the limit and markdown-safe', async () => {
@@ -76,7 +80,10 @@ describe('StreamingReply', () => {
       expect(part.length).toBeLessThanOrEqual(300);
       expect((part.match(/```/g) ?? []).length % 2).toBe(0);
     }
-    const codeLines = shown.join('\n').split('\n').filter((l) => l.startsWith('line '));
+    const codeLines = shown
+      .join('\n')
+      .split('\n')
+      .filter((l) => l.startsWith('line '));
     expect(codeLines).toEqual(code.split('\n'));
     expect(shown.at(-1)!.endsWith('Outro.')).toBe(true);
     expect(reply.text).toBe(text);
@@ -102,7 +109,11 @@ describe('StreamingReply', () => {
       if (i % 25 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     }
     const handles = await reply.finish();
-    const shown = handles.map((h) => messages.get(h)!).join(' ').split(/\s+/).filter(Boolean);
+    const shown = handles
+      .map((h) => messages.get(h)!)
+      .join(' ')
+      .split(/\s+/)
+      .filter(Boolean);
     expect(shown).toEqual(words);
   });
 
@@ -128,7 +139,13 @@ describe('StreamingReply', () => {
     const handles = await reply.finish();
     expect(handles.length).toBeGreaterThan(1);
     for (const h of handles) expect(messages.get(h)!.length).toBeLessThanOrEqual(100);
-    expect(handles.map((h) => messages.get(h)!).join(' ').split(/\s+/).filter(Boolean)).toEqual(words);
+    expect(
+      handles
+        .map((h) => messages.get(h)!)
+        .join(' ')
+        .split(/\s+/)
+        .filter(Boolean),
+    ).toEqual(words);
     expect(calls.filter((c) => c.op === 'close').length).toBe(handles.length);
   });
 
@@ -193,4 +210,3 @@ describe('StreamingReply', () => {
     for (const handle of handles) expect(messages.get(handle)!.length).toBeLessThanOrEqual(room);
   });
 });
-

@@ -44,7 +44,10 @@ describe('loadToolsModule', () => {
     await expect(loadToolsModule(join(dir, 'missing.mjs'))).rejects.toThrow(/TOOLS_MODULE .*missing\.mjs could not be loaded/);
     const notArray = moduleFile('object.mjs', 'export default { name: "x" };');
     await expect(loadToolsModule(notArray)).rejects.toThrow(/must export an array of tools/);
-    const noHandler = moduleFile('nohandler.mjs', `export const tools = [{ name: 'x', description: 'd', parameters: { type: 'object', properties: {} } }];`);
+    const noHandler = moduleFile(
+      'nohandler.mjs',
+      `export const tools = [{ name: 'x', description: 'd', parameters: { type: 'object', properties: {} } }];`,
+    );
     await expect(loadToolsModule(noHandler)).rejects.toThrow(/tool "x" needs a handler function/);
   });
 });

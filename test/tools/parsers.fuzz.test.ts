@@ -7,17 +7,27 @@ import { MAX_DICE, rollDice } from '../../src/tools/dice.ts';
 const expression: fc.Arbitrary<string> = fc.letrec<{ expr: string }>((tie) => ({
   expr: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
-    fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }).map((n) => String(Math.abs(n))), fc.constantFrom('pi', 'e', '0', '1e308', '.5')),
+    fc.oneof(
+      fc.double({ noNaN: true, noDefaultInfinity: true }).map((n) => String(Math.abs(n))),
+      fc.constantFrom('pi', 'e', '0', '1e308', '.5'),
+    ),
     fc.tuple(tie('expr'), fc.constantFrom('+', '-', '*', '/', '%', '^', '**'), tie('expr')).map(([a, op, b]) => `${a} ${op} ${b}`),
     fc.tuple(fc.constantFrom('-', '+'), tie('expr')).map(([sign, e]) => `${sign}${e}`),
     tie('expr').map((e) => `(${e})`),
-    fc.tuple(fc.constantFrom('sqrt', 'abs', 'round', 'floor', 'ceil', 'log', 'ln', 'sin', 'cos', 'tan', 'max', 'min', 'pow', 'nope'), fc.array(tie('expr'), { minLength: 0, maxLength: 3 })).map(
-      ([fn, args]) => `${fn}(${args.join(', ')})`,
-    ),
+    fc
+      .tuple(
+        fc.constantFrom('sqrt', 'abs', 'round', 'floor', 'ceil', 'log', 'ln', 'sin', 'cos', 'tan', 'max', 'min', 'pow', 'nope'),
+        fc.array(tie('expr'), { minLength: 0, maxLength: 3 }),
+      )
+      .map(([fn, args]) => `${fn}(${args.join(', ')})`),
   ),
 })).expr;
 
-const noise = fc.array(fc.oneof(fc.constantFrom('(', ')', '+', '-', '*', '^', ',', '.', 'e', '1', 'pi', ' ', 'sqrt'), fc.string({ maxLength: 4 })), { maxLength: 60 }).map((p) => p.join(''));
+const noise = fc
+  .array(fc.oneof(fc.constantFrom('(', ')', '+', '-', '*', '^', ',', '.', 'e', '1', 'pi', ' ', 'sqrt'), fc.string({ maxLength: 4 })), {
+    maxLength: 60,
+  })
+  .map((p) => p.join(''));
 
 describe('calculator on any input', () => {
   it('returns a finite number or throws CalculatorError with a position inside the input', () => {
@@ -47,7 +57,9 @@ describe('calculator on any input', () => {
 
 describe('dice on any input', () => {
   const notation = fc
-    .array(fc.oneof(fc.constantFrom('d', 'd6', '2d20', '+', '-', ' ', '0', '9', '100d2', '1001', 'D'), fc.string({ maxLength: 3 })), { maxLength: 20 })
+    .array(fc.oneof(fc.constantFrom('d', 'd6', '2d20', '+', '-', ' ', '0', '9', '100d2', '1001', 'D'), fc.string({ maxLength: 3 })), {
+      maxLength: 20,
+    })
     .map((p) => p.join(''));
 
   it('rolls within the dice it was given, or throws RangeError', () => {

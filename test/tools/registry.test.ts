@@ -44,7 +44,14 @@ describe('ToolRegistry', () => {
   it('turns a thrown error or a timeout into an error result instead of failing the reply', async () => {
     const registry = new ToolRegistry(
       [
-        defineTool({ name: 'boom', description: 'fails', parameters: { type: 'object', properties: {} }, handler: () => { throw new Error('disk on fire'); } }),
+        defineTool({
+          name: 'boom',
+          description: 'fails',
+          parameters: { type: 'object', properties: {} },
+          handler: () => {
+            throw new Error('disk on fire');
+          },
+        }),
         defineTool({
           name: 'slow',
           description: 'hangs',
@@ -59,7 +66,10 @@ describe('ToolRegistry', () => {
     );
     expect(await registry.execute(call('boom', '{}'), toolContext())).toMatchObject({ ok: false, content: 'Error: disk on fire' });
     const started = Date.now();
-    expect(await registry.execute(call('slow', ''), toolContext())).toMatchObject({ ok: false, content: 'Error: the tool did not finish within 0 s.' });
+    expect(await registry.execute(call('slow', ''), toolContext())).toMatchObject({
+      ok: false,
+      content: 'Error: the tool did not finish within 0 s.',
+    });
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
@@ -84,10 +94,11 @@ describe('built-in tools', () => {
     const names = (ctx: ReturnType<typeof toolContext>) => registry.definitions(ctx).map((d) => d.function.name);
     expect(names(toolContext())).toEqual(['current_time', 'calculate', 'roll_dice', 'pick_random']);
     const withHistory = toolContext({
-      recentMessages: async (limit) => [
-        { author: 'Bob', text: 'lunch?', at: '2025-01-14T12:00:00Z' },
-        { author: 'Herald', text: 'Pizza.', isBot: true },
-      ].slice(-limit),
+      recentMessages: async (limit) =>
+        [
+          { author: 'Bob', text: 'lunch?', at: '2025-01-14T12:00:00Z' },
+          { author: 'Herald', text: 'Pizza.', isBot: true },
+        ].slice(-limit),
     });
     expect(names(withHistory)).toContain('recent_messages');
     const result = await registry.execute(call('recent_messages', '{"limit":5}'), withHistory);
@@ -100,7 +111,9 @@ describe('built-in tools', () => {
     expect(local).toEqual({ timezone: 'Europe/Berlin', local: 'Wednesday, January 15, 2025 at 00:30:00 GMT+01:00', utc: '2025-01-14T23:30:00.000Z' });
     const tokyo = JSON.parse((await registry.execute(call('current_time', '{"timezone":"Asia/Tokyo"}'), toolContext())).content);
     expect(tokyo.local).toBe('Wednesday, January 15, 2025 at 08:30:00 GMT+09:00');
-    expect((await registry.execute(call('current_time', '{"timezone":"Mars/Base"}'), toolContext())).content).toMatch(/unknown time zone "Mars\/Base"/);
+    expect((await registry.execute(call('current_time', '{"timezone":"Mars/Base"}'), toolContext())).content).toMatch(
+      /unknown time zone "Mars\/Base"/,
+    );
   });
 
   it('calculate answers with the value or a reason', async () => {

@@ -51,7 +51,13 @@ beforeEach(async () => {
   const serve = async (channel: ChannelRecord, users: string[]) => {
     const token = `voice-token-${channel.name}`;
     const server = await startFakeVoiceServer({
-      guildId: fake.guild.id, channelId: channel.id, userId: fake.botUser.id, sessionId: ready!.sessionId, token, users, heartbeatIntervalMs: 1000,
+      guildId: fake.guild.id,
+      channelId: channel.id,
+      userId: fake.botUser.id,
+      sessionId: ready!.sessionId,
+      token,
+      users,
+      heartbeatIntervalMs: 1000,
     });
     fake.setVoiceServer({ endpoint: server.endpoint, token, channelId: channel.id });
     return server;
@@ -72,7 +78,11 @@ afterEach(async () => {
   await emu?.close();
 });
 
-const botTexts = () => fake.messages(fake.textChannel.id).filter((m) => m.authorId === fake.botUser.id).map((m) => m.content);
+const botTexts = () =>
+  fake
+    .messages(fake.textChannel.id)
+    .filter((m) => m.authorId === fake.botUser.id)
+    .map((m) => m.content);
 const replies = (text: string) => botTexts().filter((content) => content === text).length;
 const waitForReplies = (text: string, count: number) =>
   fake.waitFor(() => replies(text) >= count, { timeoutMs: 10_000, description: `${count} × ${text}` });
@@ -84,7 +94,12 @@ const botVoiceChannel = () => bot.client.guilds.cache.get(fake.guild.id)?.member
 async function expectedPackets(text: string): Promise<Buffer[]> {
   const { pcm } = emulatorSpeech(text, 0);
   const packets: Buffer[] = [];
-  for await (const packet of opusFrameStream((async function* () { yield pcm; })())) packets.push(packet);
+  for await (const packet of opusFrameStream(
+    (async function* () {
+      yield pcm;
+    })(),
+  ))
+    packets.push(packet);
   return packets;
 }
 

@@ -29,12 +29,21 @@ beforeAll(async () => {
   );
   core = await createCore(config, silentLogger);
   await registerCommands(config, { guildId: fake.guild.id });
-  bot = await startDiscord({ core, logger: silentLogger, voice: { link: { recoverTimeoutMs: 500, rejoinDelayMs: 50 }, emptyChannelGraceMs: EMPTY_GRACE_MS } });
+  bot = await startDiscord({
+    core,
+    logger: silentLogger,
+    voice: { link: { recoverTimeoutMs: 500, rejoinDelayMs: 50 }, emptyChannelGraceMs: EMPTY_GRACE_MS },
+  });
   // The voice server must expect the session Discord hands the bot: its gateway session.
   const [ready] = fake.dispatched('READY');
   voice = await startFakeVoiceServer({
-    guildId: fake.guild.id, channelId: fake.voiceChannel.id, userId: fake.botUser.id, sessionId: ready!.sessionId,
-    token: VOICE_TOKEN, users: [fake.users.alice.id], heartbeatIntervalMs: 1000,
+    guildId: fake.guild.id,
+    channelId: fake.voiceChannel.id,
+    userId: fake.botUser.id,
+    sessionId: ready!.sessionId,
+    token: VOICE_TOKEN,
+    users: [fake.users.alice.id],
+    heartbeatIntervalMs: 1000,
   });
   fake.setVoiceServer({ endpoint: voice.endpoint, token: VOICE_TOKEN });
   fake.setVoiceState({ userId: fake.users.alice.id, channelId: fake.voiceChannel.id });
@@ -50,14 +59,23 @@ afterAll(async () => {
   await emu?.close();
 });
 
-const botTexts = () => fake.messages(fake.textChannel.id).filter((m) => m.authorId === fake.botUser.id).map((m) => m.content);
+const botTexts = () =>
+  fake
+    .messages(fake.textChannel.id)
+    .filter((m) => m.authorId === fake.botUser.id)
+    .map((m) => m.content);
 const waitForReply = (text: string) => fake.waitFor(() => botTexts().includes(text), { timeoutMs: 10_000, description: text });
 
 /** The emulator's speech for `text` as the Opus packets Herald should send, and how many chunks it streams. */
 async function expectedSpeech(text: string): Promise<{ packets: Buffer[]; chunks: number }> {
   const { pcm } = emulatorSpeech(text, 0);
   const packets: Buffer[] = [];
-  for await (const packet of opusFrameStream((async function* () { yield pcm; })())) packets.push(packet);
+  for await (const packet of opusFrameStream(
+    (async function* () {
+      yield pcm;
+    })(),
+  ))
+    packets.push(packet);
   let chunks = 0;
   for (let at = 0; at < pcm.length; at += EMULATOR_CHUNK_SIZES[chunks++ % EMULATOR_CHUNK_SIZES.length]!);
   return { packets, chunks };
@@ -91,7 +109,10 @@ describe('Discord voice end to end: fake Discord, fake voice server with DAVE, t
 
   it('/stop silences the bot mid-speech', async () => {
     const before = voice.received.length;
-    fake.invokeCommand({ name: 'say', options: { text: 'This is a long speech that nobody wants to hear to the very end, really.', format: 'voice' } });
+    fake.invokeCommand({
+      name: 'say',
+      options: { text: 'This is a long speech that nobody wants to hear to the very end, really.', format: 'voice' },
+    });
     await voice.waitForPackets(before + 10, 10_000);
     fake.invokeCommand({ name: 'stop' });
     await waitForReply('⏹️ Stopped.');
@@ -120,9 +141,12 @@ describe('Discord voice end to end: fake Discord, fake voice server with DAVE, t
     await waitForReply('🎙️ Reading new messages of #general aloud in 🔊 Voice. Bots and commands are skipped; `/narrate stop` ends it.');
     const before = emu.requests.length;
     fake.sendMessage({ channelId: fake.textChannel.id, authorId: fake.users.bob.id, content: '!roll d20' });
-    fake.sendMessage({ channelId: fake.textChannel.id, authorId: fake.users.bob.id, content: 'Good evening, friends', attachments: [
-      { filename: 'sunset.png', bytes: Buffer.from('89504e470d0a1a0a', 'hex') },
-    ] });
+    fake.sendMessage({
+      channelId: fake.textChannel.id,
+      authorId: fake.users.bob.id,
+      content: 'Good evening, friends',
+      attachments: [{ filename: 'sunset.png', bytes: Buffer.from('89504e470d0a1a0a', 'hex') }],
+    });
     await fake.waitFor(() => emu.requests.length > before, 5_000);
     const spoken = emu.requests.slice(before).map((r) => (r.body as { messages: { content: string }[] }).messages.at(-1)!.content);
     expect(spoken).toEqual(['Bob says: Good evening, friends. And an image.']);

@@ -60,14 +60,25 @@ function mainGateway(voice: FakeVoiceServer, options: { answer?: boolean; staleL
 
 function joinOptions(voice: FakeVoiceServer, overrides: Partial<DiscordVoiceLinkOptions> = {}): DiscordVoiceLinkOptions {
   return {
-    guildId: voice.guildId, channelId: voice.channelId, adapterCreator: mainGateway(voice).adapterCreator, logger: silentLogger,
-    recoverTimeoutMs: 500, rejoinDelayMs: 50, moveGraceMs: 300, ...overrides,
+    guildId: voice.guildId,
+    channelId: voice.channelId,
+    adapterCreator: mainGateway(voice).adapterCreator,
+    logger: silentLogger,
+    recoverTimeoutMs: 500,
+    rejoinDelayMs: 50,
+    moveGraceMs: 300,
+    ...overrides,
   };
 }
 
 async function encoded(pcm: Buffer): Promise<Buffer[]> {
   const packets: Buffer[] = [];
-  for await (const packet of opusFrameStream((async function* () { yield pcm; })())) packets.push(packet);
+  for await (const packet of opusFrameStream(
+    (async function* () {
+      yield pcm;
+    })(),
+  ))
+    packets.push(packet);
   return packets;
 }
 
@@ -104,7 +115,9 @@ describe('DiscordVoiceLink against a fake Discord voice server', () => {
     const gateway = mainGateway(server);
     link = await DiscordVoiceLink.join(joinOptions(server, { adapterCreator: gateway.adapterCreator }));
     const speech = tone(2);
-    const live = startLiveSpeech(async function* () { yield speech; });
+    const live = startLiveSpeech(async function* () {
+      yield speech;
+    });
     const played = link.play(live.packets);
     await server.waitForPackets(20, 3_000);
     server.dropConnection(4006); // session no longer valid: no resume; the library's own rejoin goes unanswered
@@ -125,7 +138,11 @@ describe('DiscordVoiceLink against a fake Discord voice server', () => {
     server = await startFakeVoiceServer({ users: [snowflake()] });
     link = await DiscordVoiceLink.join(joinOptions(server));
     const lost = new Promise<VoiceLoss>((resolve) => link!.onLost(resolve));
-    const played = link.play(startLiveSpeech(async function* () { yield tone(5); }).packets);
+    const played = link.play(
+      startLiveSpeech(async function* () {
+        yield tone(5);
+      }).packets,
+    );
     await server.waitForPackets(5, 3_000);
     server.dropConnection(4014);
     expect(await lost).toEqual({ reason: 'I was disconnected from the voice channel.', removed: true });
@@ -143,7 +160,11 @@ describe('DiscordVoiceLink against a fake Discord voice server', () => {
     const losses: VoiceLoss[] = [];
     link.onLost((loss) => losses.push(loss));
     const speech = tone(2);
-    const played = link.play(startLiveSpeech(async function* () { yield speech; }).packets);
+    const played = link.play(
+      startLiveSpeech(async function* () {
+        yield speech;
+      }).packets,
+    );
     await server.waitForPackets(20, 3_000);
     server.dropConnection(4014);
     await entersState(link.connection!, VoiceConnectionStatus.Disconnected, 2_000);
@@ -167,7 +188,11 @@ describe('DiscordVoiceLink against a fake Discord voice server', () => {
     const losses: VoiceLoss[] = [];
     link.onLost((loss) => losses.push(loss));
     const speech = tone(0.3);
-    await link.play(startLiveSpeech(async function* () { yield speech; }).packets);
+    await link.play(
+      startLiveSpeech(async function* () {
+        yield speech;
+      }).packets,
+    );
     expect(server.received.map((packet) => packet.opus)).toEqual(await encoded(speech));
     expect(losses).toEqual([]);
   });

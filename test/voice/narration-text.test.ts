@@ -13,18 +13,27 @@ describe('narration text', () => {
   it('summarises attachments in a few words', () => {
     expect(narrationText({ authorName: 'Alice', text: 'look', attachments: [image(), image('dog.jpg')] })).toBe('Alice says: look. And two images.');
     expect(narrationText({ authorName: 'Alice', text: '', attachments: [image()] })).toBe('Alice sent an image.');
-    expect(summarizeAttachments({
-      attachments: [image(), { name: 'clip.mp4' }, { name: 'notes.pdf', contentType: 'application/pdf' }, { name: 'a.ogg', contentType: 'audio/ogg' }],
-      stickers: 2,
-    })).toBe('an image, a video, a file, an audio clip and two stickers');
+    expect(
+      summarizeAttachments({
+        attachments: [
+          image(),
+          { name: 'clip.mp4' },
+          { name: 'notes.pdf', contentType: 'application/pdf' },
+          { name: 'a.ogg', contentType: 'audio/ogg' },
+        ],
+        stickers: 2,
+      }),
+    ).toBe('an image, a video, a file, an audio clip and two stickers');
     expect(narrationText({ authorName: 'Alice', text: '', attachments: [] })).toBe('');
   });
 
   it('never reads code, spoilers, raw links or formatting marks', () => {
-    expect(speakableText('**bold** and `code` see https://www.example.com/a?b=c ||the butler did it||'))
-      .toBe('bold and code see a link to example.com a spoiler');
-    expect(speakableText('```ts\nconst x = 1;\n```\nthat fails <:blobcat:123456> for @Bob in #general'))
-      .toBe('a code block. that fails blobcat for Bob in general');
+    expect(speakableText('**bold** and `code` see https://www.example.com/a?b=c ||the butler did it||')).toBe(
+      'bold and code see a link to example.com a spoiler',
+    );
+    expect(speakableText('```ts\nconst x = 1;\n```\nthat fails <:blobcat:123456> for @Bob in #general')).toBe(
+      'a code block. that fails blobcat for Bob in general',
+    );
     expect(speakableText('> quoted\n# Title')).toBe('quoted Title');
     expect(speakableText('*so* __very__ ~~not~~ _sure_: 2 * 3 = 6, snake_case_name')).toBe('so very not sure: 2 * 3 = 6, snake_case_name');
   });

@@ -177,7 +177,10 @@ describe('SpeechQueue', () => {
     await synth.waitForRequests(2);
     synth.requests[1]!.end();
     expect(await back.finished).toEqual({ status: 'played' });
-    expect(joiner.links.map((link) => [link.channelId, link.left])).toEqual([['voice-2', true], ['voice-1', false]]);
+    expect(joiner.links.map((link) => [link.channelId, link.left])).toEqual([
+      ['voice-2', true],
+      ['voice-1', false],
+    ]);
   });
 
   it('empties when someone removes the bot: every speech fails with the reason and nothing joins again by itself', async () => {
@@ -211,7 +214,10 @@ describe('SpeechQueue', () => {
     await synth.waitForRequests(2);
     synth.requests[1]!.end();
     await second.finished;
-    expect(joiner.links.map((link) => [link.channelId, link.left])).toEqual([['voice-1', true], ['voice-2', false]]);
+    expect(joiner.links.map((link) => [link.channelId, link.left])).toEqual([
+      ['voice-1', true],
+      ['voice-2', false],
+    ]);
   });
 
   it('stops cleanly when synthesis fails partway and says why', async () => {

@@ -50,9 +50,15 @@ function context(options: Record<string, OptionValue>, voice?: VoiceControl) {
   const ephemeral: boolean[] = [];
   const uploads: OutgoingFile[] = [];
   const ctx: CommandContext = {
-    platform: 'discord', workspaceId: 'g', channelId: 'c', invocationId: 'i', isDirect: false,
+    platform: 'discord',
+    workspaceId: 'g',
+    channelId: 'c',
+    invocationId: 'i',
+    isDirect: false,
     user: { id: 'u', displayName: 'Alice', isAdmin: false },
-    options: new Map(Object.entries(options)), uploadLimitBytes: 10 * 2 ** 20, voiceMessages: true,
+    options: new Map(Object.entries(options)),
+    uploadLimitBytes: 10 * 2 ** 20,
+    voiceMessages: true,
     ...(voice && { voice }),
     defer: async () => {},
     reply: async (text, o) => {
@@ -95,7 +101,7 @@ describe('/say in a voice channel', () => {
     expect(replies).toEqual(['🔊 Queued in Lounge: 2 speeches before yours.', '⚠️ Speech synthesis failed partway, so I stopped speaking.']);
   });
 
-  it("passes voice problems on to the user when voice was asked for", async () => {
+  it('passes voice problems on to the user when voice was asked for', async () => {
     const voice = new FakeVoice();
     voice.inVoice = false;
     const { ctx, replies } = context({ text: 'hello', format: 'voice' }, voice);
@@ -154,10 +160,17 @@ describe('/stop, /skip and /narrate', () => {
   it('tell only the user when voice refuses them: not in its channel and without Move Members', async () => {
     const voice = new FakeVoice();
     const refusal = new VoiceError('Only people in Lounge (or with Move Members) can do that.', { code: 'not_permitted' });
-    voice.stop = voice.skip = voice.stopNarration = async () => {
-      throw refusal;
-    };
-    for (const [command, options] of [[stop, {}], [skip, {}], [narrate, {}]] as const) {
+    voice.stop =
+      voice.skip =
+      voice.stopNarration =
+        async () => {
+          throw refusal;
+        };
+    for (const [command, options] of [
+      [stop, {}],
+      [skip, {}],
+      [narrate, {}],
+    ] as const) {
       const { ctx, replies, ephemeral } = context(options, voice);
       await runCommand(command, command === narrate ? { ...ctx, subcommand: 'stop' } : ctx, services());
       expect([replies, ephemeral]).toEqual([[refusal.message], [true]]);

@@ -64,7 +64,14 @@ function setup(admitNarration?: VoiceManagerOptions['admitNarration']) {
 }
 
 const message = (text: string, extra: Partial<Parameters<VoiceManager['narrate']>[0]> = {}) => ({
-  guildId: 'guild-1', channelId: 'text-1', authorId: 'alice', authorName: 'Alice', text, attachments: [], fromBot: false, ...extra,
+  guildId: 'guild-1',
+  channelId: 'text-1',
+  authorId: 'alice',
+  authorName: 'Alice',
+  text,
+  attachments: [],
+  fromBot: false,
+  ...extra,
 });
 
 describe('VoiceManager', () => {
@@ -144,7 +151,12 @@ describe('VoiceManager', () => {
     const config = testConfig({ QUOTA_USER_PER_MINUTE: '2' });
     const budget = narrationBudget('test', store, config, silentLogger);
     const admitted: boolean[] = [];
-    const { platform, synth, control, manager: voices } = setup(async (m) => {
+    const {
+      platform,
+      synth,
+      control,
+      manager: voices,
+    } = setup(async (m) => {
       const ok = await budget(m);
       admitted.push(ok);
       return ok;
@@ -169,7 +181,9 @@ describe('VoiceManager', () => {
     platform.userChannels.set('alice', 'voice-1');
     platform.userChannels.set('bob', 'voice-2');
     await control('alice').startNarration({});
-    await expect(control('bob').say({ text: 'hi' })).rejects.toThrow("I'm narrating #general in Lounge. Join that channel, or end narration with /narrate stop.");
+    await expect(control('bob').say({ text: 'hi' })).rejects.toThrow(
+      "I'm narrating #general in Lounge. Join that channel, or end narration with /narrate stop.",
+    );
   });
 
   it('stays in voice while narrating and leaves after the idle timeout once narration stops', async () => {

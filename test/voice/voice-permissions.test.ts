@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { voiceChannelRefusal, type VoiceChannelAccess } from '../../adapters/discord/voice/voice-permissions.ts';
 
 const allowed: VoiceChannelAccess = {
-  name: 'Lounge', stage: false, userLimit: 0, occupants: 3, botInChannel: false,
+  name: 'Lounge',
+  stage: false,
+  userLimit: 0,
+  occupants: 3,
+  botInChannel: false,
   bot: { view: true, connect: true, speak: true, moveMembers: false, manageChannels: false, administrator: false, timedOut: false },
 };
 const withBot = (bot: Partial<VoiceChannelAccess['bot']>) => ({ ...allowed, bot: { ...allowed.bot, ...bot } });
@@ -14,11 +18,13 @@ describe('voice channel checks', () => {
 
   it('names the missing permission', () => {
     expect(voiceChannelRefusal(withBot({ connect: false }))).toMatchObject({
-      code: 'missing_connect', message: "I don't have permission to join 🔊 Lounge. A server admin can give me **Connect** there.",
+      code: 'missing_connect',
+      message: "I don't have permission to join 🔊 Lounge. A server admin can give me **Connect** there.",
     });
     expect(voiceChannelRefusal(withBot({ view: false }))).toMatchObject({ code: 'missing_connect' });
     expect(voiceChannelRefusal(withBot({ speak: false }))).toMatchObject({
-      code: 'missing_speak', message: 'I can join 🔊 Lounge but not speak there. A server admin can give me **Speak** there.',
+      code: 'missing_speak',
+      message: 'I can join 🔊 Lounge but not speak there. A server admin can give me **Speak** there.',
     });
     expect(voiceChannelRefusal(withBot({ connect: false, speak: false, administrator: true }))).toBeUndefined();
     expect(voiceChannelRefusal(withBot({ timedOut: true }))).toMatchObject({ code: 'missing_connect', message: expect.stringMatching(/timed out/) });

@@ -1,8 +1,19 @@
 import type { Readable } from 'node:stream';
 import {
-  AudioPlayerStatus, NoSubscriberBehavior, StreamType, VoiceConnectionDisconnectReason, VoiceConnectionStatus,
-  createAudioPlayer, createAudioResource, entersState, joinVoiceChannel,
-  type AudioPlayer, type AudioPlayerState, type DiscordGatewayAdapterCreator, type PlayerSubscription, type VoiceConnection,
+  AudioPlayerStatus,
+  NoSubscriberBehavior,
+  StreamType,
+  VoiceConnectionDisconnectReason,
+  VoiceConnectionStatus,
+  createAudioPlayer,
+  createAudioResource,
+  entersState,
+  joinVoiceChannel,
+  type AudioPlayer,
+  type AudioPlayerState,
+  type DiscordGatewayAdapterCreator,
+  type PlayerSubscription,
+  type VoiceConnection,
   type VoiceConnectionState,
 } from '@discordjs/voice';
 import type { Logger } from '../../../src/log/logger.ts';
@@ -124,15 +135,21 @@ export class DiscordVoiceLink implements VoiceLink {
     const { guildId, logger, readyTimeoutMs = 15_000 } = this.#options;
     let wasReady = false;
     // The bot's own VOICE_STATE_UPDATEs reach the connection through its adapter: pass them on, and watch them.
-    const adapterCreator: DiscordGatewayAdapterCreator = (methods) => this.#options.adapterCreator({
-      ...methods,
-      onVoiceStateUpdate: (data) => {
-        methods.onVoiceStateUpdate(data);
-        if (connection === this.#connection) this.#onOwnVoiceState(data.channel_id, wasReady);
-      },
-    });
+    const adapterCreator: DiscordGatewayAdapterCreator = (methods) =>
+      this.#options.adapterCreator({
+        ...methods,
+        onVoiceStateUpdate: (data) => {
+          methods.onVoiceStateUpdate(data);
+          if (connection === this.#connection) this.#onOwnVoiceState(data.channel_id, wasReady);
+        },
+      });
     const connection = joinVoiceChannel({
-      guildId, channelId: this.#channelId, adapterCreator, selfDeaf: true, selfMute: false, daveEncryption: true,
+      guildId,
+      channelId: this.#channelId,
+      adapterCreator,
+      selfDeaf: true,
+      selfMute: false,
+      daveEncryption: true,
     });
     connection.once(VoiceConnectionStatus.Ready, () => (wasReady = true));
     this.#connection = connection;
@@ -211,15 +228,23 @@ export class DiscordVoiceLink implements VoiceLink {
 
   async #recover(connection: VoiceConnection, dropped: VoiceConnectionState): Promise<void> {
     const { recoverTimeoutMs = 10_000, maxRejoins = 3, rejoinDelayMs = 2_000, moveGraceMs = 5_000, logger, guildId } = this.#options;
-    const kicked = dropped.status === VoiceConnectionStatus.Disconnected &&
-      dropped.reason === VoiceConnectionDisconnectReason.WebSocketClose && dropped.closeCode === DISCONNECTED_FROM_CHANNEL;
+    const kicked =
+      dropped.status === VoiceConnectionStatus.Disconnected &&
+      dropped.reason === VoiceConnectionDisconnectReason.WebSocketClose &&
+      dropped.closeCode === DISCONNECTED_FROM_CHANNEL;
     if (kicked) {
       // 4014 also comes with a move to another channel, which the library follows by itself.
-      const moved = await entersState(connection, VoiceConnectionStatus.Connecting, moveGraceMs).then(() => true, () => false);
+      const moved = await entersState(connection, VoiceConnectionStatus.Connecting, moveGraceMs).then(
+        () => true,
+        () => false,
+      );
       if (!moved) return this.#lose(REMOVED);
     }
     if (dropped.status !== VoiceConnectionStatus.Destroyed) {
-      const back = await entersState(connection, VoiceConnectionStatus.Ready, recoverTimeoutMs).then(() => true, () => false);
+      const back = await entersState(connection, VoiceConnectionStatus.Ready, recoverTimeoutMs).then(
+        () => true,
+        () => false,
+      );
       if (back) await this.#attachPlayer(connection);
       if (back || this.#closed) return;
     }

@@ -65,7 +65,11 @@ export class DiscordVoicePlatform implements VoicePlatform {
     // @discordjs/voice loads with the first join, not with every Discord bot.
     const { DiscordVoiceLink: Link } = await loadPackage('@discordjs/voice', () => import('./discord-voice-link.ts'));
     return Link.join({
-      ...this.#timings, guildId, channelId, adapterCreator: guild.voiceAdapterCreator, logger: this.#logger.child({ guildId }),
+      ...this.#timings,
+      guildId,
+      channelId,
+      adapterCreator: guild.voiceAdapterCreator,
+      logger: this.#logger.child({ guildId }),
     });
   }
 

@@ -30,7 +30,11 @@ export interface DiscordVoice {
  * and leaves; someone dropping out and straight back in keeps it. The client needs the GuildVoiceStates
  * intent (and GuildMessages + MessageContent for narration).
  */
-export function createDiscordVoice(client: Client, core: Pick<Core, 'capabilities' | 'store' | 'logger'>, options: DiscordVoiceOptions = {}): DiscordVoice {
+export function createDiscordVoice(
+  client: Client,
+  core: Pick<Core, 'capabilities' | 'store' | 'logger'>,
+  options: DiscordVoiceOptions = {},
+): DiscordVoice {
   const logger = core.logger.child({ component: 'discord-voice' });
   const manager = new VoiceManager({
     platform: 'discord',

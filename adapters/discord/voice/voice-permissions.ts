@@ -11,7 +11,13 @@ export interface VoiceChannelAccess {
   occupants: number;
   botInChannel: boolean;
   bot: {
-    view: boolean; connect: boolean; speak: boolean; moveMembers: boolean; manageChannels: boolean; administrator: boolean; timedOut: boolean;
+    view: boolean;
+    connect: boolean;
+    speak: boolean;
+    moveMembers: boolean;
+    manageChannels: boolean;
+    administrator: boolean;
+    timedOut: boolean;
   };
 }
 

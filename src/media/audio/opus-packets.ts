@@ -36,7 +36,10 @@ export function parseOpusHead(data: Uint8Array | undefined): OpusHead | undefine
   return { ...base, streamCount, coupledStreamCount, channelMappingTable };
 }
 
-const FRAME_SAMPLES_48K = [480, 960, 1920, 2880, 480, 960, 1920, 2880, 480, 960, 1920, 2880, 480, 960, 480, 960, 120, 240, 480, 960, 120, 240, 480, 960, 120, 240, 480, 960, 120, 240, 480, 960];
+const FRAME_SAMPLES_48K = [
+  480, 960, 1920, 2880, 480, 960, 1920, 2880, 480, 960, 1920, 2880, 480, 960, 480, 960, 120, 240, 480, 960, 120, 240, 480, 960, 120, 240, 480, 960,
+  120, 240, 480, 960,
+];
 
 /** Samples (48 kHz) one packet decodes to, from its TOC byte (RFC 6716 §3.1); 0 for a malformed packet. */
 export function opusPacketSamples(packet: Uint8Array): number {

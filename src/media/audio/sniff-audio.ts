@@ -119,9 +119,7 @@ function sniffMpegOrAdts(bytes: Uint8Array, from: number, searchLimit: number): 
         return f && f.key === frame.key ? f.length : undefined;
       };
       if (framesChain(bytes, at, 3, sameStream)) {
-        return frame.layer === 3
-          ? { format: 'mp3', label: 'MP3' }
-          : { format: 'mp2', label: `MPEG audio layer ${frame.layer === 1 ? 'I' : 'II'}` };
+        return frame.layer === 3 ? { format: 'mp3', label: 'MP3' } : { format: 'mp2', label: `MPEG audio layer ${frame.layer === 1 ? 'I' : 'II'}` };
       }
     }
     const adts = adtsFrame(bytes, at);

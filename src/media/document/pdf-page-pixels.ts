@@ -87,8 +87,14 @@ function pageObject(page: PDFPageProxy, name: string): Promise<unknown> {
 function isDecoded(image: unknown): image is DecodedImage {
   if (typeof image !== 'object' || image === null) return false;
   const { width, height, kind, data } = image as Partial<DecodedImage>;
-  return typeof width === 'number' && typeof height === 'number' && width > 0 && height > 0 && data !== undefined &&
-    (kind === GRAYSCALE_1BPP || kind === RGB_24BPP || kind === RGBA_32BPP);
+  return (
+    typeof width === 'number' &&
+    typeof height === 'number' &&
+    width > 0 &&
+    height > 0 &&
+    data !== undefined &&
+    (kind === GRAYSCALE_1BPP || kind === RGB_24BPP || kind === RGBA_32BPP)
+  );
 }
 
 function pixels(image: DecodedImage): Omit<PdfPagePixels, 'page'> {

@@ -26,5 +26,7 @@ export async function readDocument(name: string, bytes: Uint8Array, maxChars = I
 }
 
 function isPdf(bytes: Uint8Array): boolean {
-  return bytes.length >= PDF_SIGNATURE.length && Buffer.from(bytes.buffer, bytes.byteOffset, PDF_SIGNATURE.length).toString('latin1') === PDF_SIGNATURE;
+  return (
+    bytes.length >= PDF_SIGNATURE.length && Buffer.from(bytes.buffer, bytes.byteOffset, PDF_SIGNATURE.length).toString('latin1') === PDF_SIGNATURE
+  );
 }

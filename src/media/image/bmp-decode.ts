@@ -223,8 +223,7 @@ export function decodeBmp(bytes: Uint8Array): RawImage {
         out.set(colour, o);
         out[o + 3] = 255;
       } else if (masks) {
-        const pixel =
-          bitsPerPixel === 16 ? view.getUint16(line + x * 2, true) : view.getUint32(line + x * 4, true);
+        const pixel = bitsPerPixel === 16 ? view.getUint16(line + x * 2, true) : view.getUint32(line + x * 4, true);
         out[o] = sample(pixel, masks.red);
         out[o + 1] = sample(pixel, masks.green);
         out[o + 2] = sample(pixel, masks.blue);

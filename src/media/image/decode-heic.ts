@@ -12,8 +12,10 @@ const HEIC_TIMEOUT_MS = 60_000;
  */
 export async function decodeHeic(bytes: Uint8Array): Promise<RawImage> {
   await loadPackage('heic-decode', async () => undefined);
-  const image = await runMediaTask({ kind: 'heic', bytes }, HEIC_TIMEOUT_MS, () =>
-    new MediaError('Decoding this HEIC image took too long; Herald gave up.', { code: 'too_large' }),
+  const image = await runMediaTask(
+    { kind: 'heic', bytes },
+    HEIC_TIMEOUT_MS,
+    () => new MediaError('Decoding this HEIC image took too long; Herald gave up.', { code: 'too_large' }),
   );
   return rawImageFrom(image);
 }

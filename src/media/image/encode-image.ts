@@ -94,8 +94,7 @@ export async function encodeWithinLimit(
     width = Math.max(1, Math.floor(width * shrink));
     height = Math.max(1, Math.floor(height * shrink));
   }
-  throw new MediaError(
-    `The image is too large to send: even shrunk and compressed it is over the ${describeSize(maxBase64Chars)} limit.`,
-    { code: 'too_large' },
-  );
+  throw new MediaError(`The image is too large to send: even shrunk and compressed it is over the ${describeSize(maxBase64Chars)} limit.`, {
+    code: 'too_large',
+  });
 }

@@ -54,10 +54,10 @@ export function tooSlowToRead(format: ImageFormat): MediaError {
 export function readFailure(format: ImageFormat, cause: unknown): MediaError {
   if (cause instanceof MediaError) return cause;
   if (cause instanceof Error && /pixel limit/i.test(cause.message)) {
-    return new MediaError(
-      `The ${FORMAT_NAME[format]} image has too many pixels to read (at most ${MAX_DECODE_PIXELS / 1e6} megapixels).`,
-      { code: 'too_large', cause },
-    );
+    return new MediaError(`The ${FORMAT_NAME[format]} image has too many pixels to read (at most ${MAX_DECODE_PIXELS / 1e6} megapixels).`, {
+      code: 'too_large',
+      cause,
+    });
   }
   if (cause instanceof Error && /^timeout/i.test(cause.message)) return tooSlowToRead(format);
   return new MediaError(`The ${FORMAT_NAME[format]} image is damaged or incomplete and could not be read.`, {

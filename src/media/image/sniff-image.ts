@@ -148,7 +148,11 @@ function sniffSvg(bytes: Uint8Array): SniffedImage | undefined {
   }
   let width = svgLength(attributes.get('width'));
   let height = svgLength(attributes.get('height'));
-  const viewBox = attributes.get('viewBox')?.trim().split(/[\s,]+/).map(Number);
+  const viewBox = attributes
+    .get('viewBox')
+    ?.trim()
+    .split(/[\s,]+/)
+    .map(Number);
   if ((width === undefined || height === undefined) && viewBox?.length === 4) {
     width ??= viewBox[2];
     height ??= viewBox[3];

@@ -5,7 +5,9 @@ import { MAX_DECODE_PIXELS } from './image-limits.ts';
 const chunks: Buffer[] = [];
 for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
 try {
-  const png = await sharp(Buffer.concat(chunks), { density: Number(process.argv[2]), limitInputPixels: MAX_DECODE_PIXELS }).png().toBuffer();
+  const png = await sharp(Buffer.concat(chunks), { density: Number(process.argv[2]), limitInputPixels: MAX_DECODE_PIXELS })
+    .png()
+    .toBuffer();
   process.stdout.write(png);
 } catch (error) {
   process.stderr.write(error instanceof Error ? error.message : String(error));

@@ -69,10 +69,9 @@ function encoderInput(mono: Float32Array, sampleRate: number): { samples: Float3
     case 48000:
       return { samples: mono, rate: sampleRate };
     default:
-      throw new MediaError(
-        `Speech audio at ${sampleRate} Hz cannot be made into a voice message (supported: 8, 12, 16, 24 and 48 kHz).`,
-        { code: 'unsupported_format' },
-      );
+      throw new MediaError(`Speech audio at ${sampleRate} Hz cannot be made into a voice message (supported: 8, 12, 16, 24 and 48 kHz).`, {
+        code: 'unsupported_format',
+      });
   }
 }
 
@@ -105,9 +104,7 @@ export async function encodeVoiceMessage(audio: PcmAudio, options: OggOpusOption
   try {
     for (let f = 0; f < frames; f++) {
       const last = f === frames - 1;
-      const granule = last
-        ? BigInt(PRE_SKIP + samples.length * granulesPerSample)
-        : BigInt((f + 1) * FRAME_SAMPLES_48K);
+      const granule = last ? BigInt(PRE_SKIP + samples.length * granulesPerSample) : BigInt((f + 1) * FRAME_SAMPLES_48K);
       page.push({ data: encoder.encode(pcm.subarray(f * frame * 2, (f + 1) * frame * 2)), granule });
       // The last packet gets a page of its own: codec-parser (under ogg-opus-decoder) ignores the
       // pre-skip when trimming an end-of-stream page that is also the first audio page.

@@ -1,13 +1,7 @@
 import { Readable } from 'node:stream';
 import type { OpusBackend } from '../opus-backend.ts';
 import { HalfBandUpsampler } from './half-band-upsampler.ts';
-import {
-  FRAME_SAMPLES_48K,
-  OpusFrameEncoder,
-  PRE_SKIP,
-  warmUpOpusEncoder,
-  type OpusEncoderSettings,
-} from './opus-encoder.ts';
+import { FRAME_SAMPLES_48K, OpusFrameEncoder, PRE_SKIP, warmUpOpusEncoder, type OpusEncoderSettings } from './opus-encoder.ts';
 import { joinPcm16 } from './pcm16-joiner.ts';
 import { toInt16 } from './samples.ts';
 
@@ -79,9 +73,6 @@ export async function* opusFrameStream(
  * The same packets as an object-mode Readable, the shape `createAudioResource(stream, { inputType:
  * StreamType.Opus })` from @discordjs/voice plays. Destroying it stops reading the source.
  */
-export function opusFrameReadable(
-  pcm16Chunks: AsyncIterable<Uint8Array>,
-  options: OpusFrameStreamOptions = {},
-): Readable {
+export function opusFrameReadable(pcm16Chunks: AsyncIterable<Uint8Array>, options: OpusFrameStreamOptions = {}): Readable {
   return Readable.from(opusFrameStream(pcm16Chunks, options), { objectMode: true, highWaterMark: 1 });
 }

@@ -18,10 +18,10 @@ export class Pcm16Joiner {
     let at = 0;
     let i = 0;
     if (carried && out.length > 0) {
-      out[i++] = ((bytes[0]! << 8) | this.#carry) << 16 >> 16;
+      out[i++] = (((bytes[0]! << 8) | this.#carry) << 16) >> 16;
       at = 1;
     }
-    for (; i < out.length; i++, at += 2) out[i] = ((bytes[at + 1]! << 8) | bytes[at]!) << 16 >> 16;
+    for (; i < out.length; i++, at += 2) out[i] = (((bytes[at + 1]! << 8) | bytes[at]!) << 16) >> 16;
     if (total % 2 === 1) this.#carry = bytes.length > 0 ? bytes[bytes.length - 1]! : this.#carry;
     else this.#carry = -1;
     return out;
@@ -37,10 +37,7 @@ export interface JoinPcm16Options {
 }
 
 /** Turns a stream of arbitrary byte chunks into chunks of whole samples, skipping chunks that complete none. */
-export async function* joinPcm16(
-  chunks: AsyncIterable<Uint8Array>,
-  options: JoinPcm16Options = {},
-): AsyncGenerator<Int16Array, void, undefined> {
+export async function* joinPcm16(chunks: AsyncIterable<Uint8Array>, options: JoinPcm16Options = {}): AsyncGenerator<Int16Array, void, undefined> {
   const joiner = new Pcm16Joiner();
   for await (const chunk of chunks) {
     const samples = joiner.push(chunk);

@@ -1,9 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { VoiceConnectionStatus, type VoiceConnection } from '@discordjs/voice';
 import { VoiceCloseCode, VoiceOp, snowflake, startFakeVoiceServer, type FakeVoiceServer } from './index.ts';
-import {
-  eventually, joinFakeVoice, nextTransition, opusTone, playOpus, untilIdle, untilReady,
-} from './voice-client.ts';
+import { eventually, joinFakeVoice, nextTransition, opusTone, playOpus, untilIdle, untilReady } from './voice-client.ts';
 
 let server: FakeVoiceServer | undefined;
 let connection: VoiceConnection | undefined;

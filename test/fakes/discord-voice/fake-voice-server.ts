@@ -101,21 +101,24 @@ export interface FakeVoiceServer {
 const DISCORD_EPOCH = 1_420_070_400_000n;
 
 export function snowflake(): string {
-  return ((BigInt(Date.now()) - DISCORD_EPOCH) << 22n | BigInt(randomInt(0, 1 << 22))).toString();
+  return (((BigInt(Date.now()) - DISCORD_EPOCH) << 22n) | BigInt(randomInt(0, 1 << 22))).toString();
 }
 
 const HOST = '127.0.0.1';
 
 export async function startFakeVoiceServer(options: FakeVoiceServerOptions = {}): Promise<FakeVoiceServer> {
-  const state = new VoiceServerState({
-    guildId: options.guildId ?? snowflake(),
-    channelId: options.channelId ?? snowflake(),
-    userId: options.userId ?? snowflake(),
-    sessionId: options.sessionId ?? randomBytes(16).toString('hex'),
-    token: options.token ?? randomBytes(8).toString('hex'),
-    heartbeatIntervalMs: options.heartbeatIntervalMs ?? 41_250,
-    modes: options.modes ?? [...TRANSPORT_MODES],
-  }, options.users ?? []);
+  const state = new VoiceServerState(
+    {
+      guildId: options.guildId ?? snowflake(),
+      channelId: options.channelId ?? snowflake(),
+      userId: options.userId ?? snowflake(),
+      sessionId: options.sessionId ?? randomBytes(16).toString('hex'),
+      token: options.token ?? randomBytes(8).toString('hex'),
+      heartbeatIntervalMs: options.heartbeatIntervalMs ?? 41_250,
+      modes: options.modes ?? [...TRANSPORT_MODES],
+    },
+    options.users ?? [],
+  );
   const certificate = createSelfSignedCertificate([HOST, 'localhost']);
   if (options.trustCertificate ?? true) {
     setDefaultCACertificates([...getCACertificates('default'), certificate.certPem]);
@@ -145,8 +148,16 @@ export async function startFakeVoiceServer(options: FakeVoiceServerOptions = {})
     stats: () => state.media.stats(),
     waitForPackets: (count, timeoutMs = 10_000) => state.media.waitForPackets(count, timeoutMs),
     voiceStateUpdate: () => ({
-      guild_id: config.guildId, channel_id: config.channelId, user_id: config.userId, session_id: config.sessionId,
-      deaf: false, mute: false, self_deaf: true, self_mute: false, self_video: false, suppress: false,
+      guild_id: config.guildId,
+      channel_id: config.channelId,
+      user_id: config.userId,
+      session_id: config.sessionId,
+      deaf: false,
+      mute: false,
+      self_deaf: true,
+      self_mute: false,
+      self_video: false,
+      suppress: false,
       request_to_speak_timestamp: null,
     }),
     voiceServerUpdate: () => ({ token: config.token, guild_id: config.guildId, endpoint: `${HOST}:${port}` }),

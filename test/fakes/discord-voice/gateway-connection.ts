@@ -10,8 +10,11 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
 
 /** Close codes after which Discord would not accept a Resume of the session. */
 const NON_RESUMABLE = new Set<number>([
-  VoiceCloseCode.AuthenticationFailed, VoiceCloseCode.SessionNoLongerValid, VoiceCloseCode.SessionTimeout,
-  VoiceCloseCode.Disconnected, VoiceCloseCode.DaveProtocolRequired,
+  VoiceCloseCode.AuthenticationFailed,
+  VoiceCloseCode.SessionNoLongerValid,
+  VoiceCloseCode.SessionTimeout,
+  VoiceCloseCode.Disconnected,
+  VoiceCloseCode.DaveProtocolRequired,
 ]);
 
 /** One voice websocket: Hello, then Identify or Resume, then the session's traffic until it closes. */
@@ -91,11 +94,16 @@ export class GatewayConnection implements SessionTransport {
     if (!session) return this.close(VoiceCloseCode.NotAuthenticated, 'Not authenticated');
     if (!isObject(d)) return this.close(VoiceCloseCode.FailedToDecode, 'Failed to decode payload');
     switch (op) {
-      case VoiceOp.SelectProtocol: return this.onSelectProtocol(session, d);
-      case VoiceOp.Speaking: return this.onSpeaking(session, d);
-      case VoiceOp.DaveTransitionReady: return this.state.dave.onTransitionReady(Number(d.transition_id));
-      case VoiceOp.DaveMlsInvalidCommitWelcome: return this.state.dave.onInvalidCommitWelcome(Number(d.transition_id));
-      default: return this.close(VoiceCloseCode.UnknownOpcode, 'Unknown opcode');
+      case VoiceOp.SelectProtocol:
+        return this.onSelectProtocol(session, d);
+      case VoiceOp.Speaking:
+        return this.onSpeaking(session, d);
+      case VoiceOp.DaveTransitionReady:
+        return this.state.dave.onTransitionReady(Number(d.transition_id));
+      case VoiceOp.DaveMlsInvalidCommitWelcome:
+        return this.state.dave.onInvalidCommitWelcome(Number(d.transition_id));
+      default:
+        return this.close(VoiceCloseCode.UnknownOpcode, 'Unknown opcode');
     }
   }
 
@@ -191,7 +199,8 @@ export class GatewayConnection implements SessionTransport {
 
   private freeSsrc(): number {
     let ssrc: number;
-    do ssrc = randomInt(1, 2 ** 32 - 1); while (this.state.sessionsBySsrc.has(ssrc));
+    do ssrc = randomInt(1, 2 ** 32 - 1);
+    while (this.state.sessionsBySsrc.has(ssrc));
     return ssrc;
   }
 }

@@ -33,11 +33,12 @@ function open(fake: FakeVoiceServer, version = '8') {
   });
   return {
     send: (payload: unknown) => socket.send(JSON.stringify(payload)),
-    next: () => new Promise<Payload>((resolve) => {
-      const queued = inbox.shift();
-      if (queued) resolve(queued);
-      else waiting.push(resolve);
-    }),
+    next: () =>
+      new Promise<Payload>((resolve) => {
+        const queued = inbox.shift();
+        if (queued) resolve(queued);
+        else waiting.push(resolve);
+      }),
     closed: new Promise<number>((resolve) => socket.on('close', (code) => resolve(code))),
     failed: new Promise<number | undefined>((resolve) => {
       socket.on('unexpected-response', (_request, response) => resolve(response.statusCode));
@@ -49,8 +50,12 @@ function open(fake: FakeVoiceServer, version = '8') {
 const identify = (fake: FakeVoiceServer, overrides: Record<string, unknown> = {}) => ({
   op: VoiceOp.Identify,
   d: {
-    server_id: fake.guildId, user_id: fake.userId, session_id: fake.sessionId, token: fake.token,
-    max_dave_protocol_version: 1, ...overrides,
+    server_id: fake.guildId,
+    user_id: fake.userId,
+    session_id: fake.sessionId,
+    token: fake.token,
+    max_dave_protocol_version: 1,
+    ...overrides,
   },
 });
 
@@ -66,7 +71,9 @@ describe('voice gateway protocol', () => {
     expect(ready).toEqual({
       op: VoiceOp.Ready,
       d: {
-        ssrc: server.session()!.ssrc, ip: '127.0.0.1', port: server.udpPort,
+        ssrc: server.session()!.ssrc,
+        ip: '127.0.0.1',
+        port: server.udpPort,
         modes: ['aead_aes256_gcm_rtpsize', 'aead_xchacha20_poly1305_rtpsize'],
       },
     });

@@ -1,6 +1,11 @@
 export {
-  snowflake, startFakeVoiceServer, type FakeVoiceServer, type FakeVoiceServerOptions, type VoiceServerUpdateData,
-  type VoiceSessionInfo, type VoiceStateUpdateData,
+  snowflake,
+  startFakeVoiceServer,
+  type FakeVoiceServer,
+  type FakeVoiceServerOptions,
+  type VoiceServerUpdateData,
+  type VoiceSessionInfo,
+  type VoiceStateUpdateData,
 } from './fake-voice-server.ts';
 export type { DaveEvent } from './dave/dave-call.ts';
 export type { ReceivedPacket, SsrcStats, UdpCounters } from './media-log.ts';

@@ -52,8 +52,15 @@ export class MediaLog {
     let stats = this.bySsrc.get(ssrc);
     if (!stats) {
       stats = {
-        ssrc, userId, packets: 0, silenceFrames: 0, transportFailures: 0, e2eeFailures: 0, sequenceGaps: 0,
-        lastSequence: null, lastTimestamp: null,
+        ssrc,
+        userId,
+        packets: 0,
+        silenceFrames: 0,
+        transportFailures: 0,
+        e2eeFailures: 0,
+        sequenceGaps: 0,
+        lastSequence: null,
+        lastTimestamp: null,
       };
       this.bySsrc.set(ssrc, stats);
     }
@@ -88,7 +95,10 @@ export class MediaLog {
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         count,
-        resolve: (packets) => { clearTimeout(timer); resolve(packets); },
+        resolve: (packets) => {
+          clearTimeout(timer);
+          resolve(packets);
+        },
       };
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((other) => other !== waiter);

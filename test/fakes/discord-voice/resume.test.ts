@@ -1,9 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { VoiceConnection } from '@discordjs/voice';
 import { SAMPLES_PER_FRAME, VoiceOp, snowflake, startFakeVoiceServer, type FakeVoiceServer } from './index.ts';
-import {
-  eventually, joinFakeVoice, nextTransition, opusTone, playOpus, untilIdle, untilReady,
-} from './voice-client.ts';
+import { eventually, joinFakeVoice, nextTransition, opusTone, playOpus, untilIdle, untilReady } from './voice-client.ts';
 
 let server: FakeVoiceServer | undefined;
 let connection: VoiceConnection | undefined;
@@ -33,9 +31,7 @@ describe('dropped voice websocket', () => {
     const received = await server.waitForPackets(frames.length, 6_000);
     await untilIdle(player, 3_000);
     expect(received.map((packet) => packet.opus)).toEqual(frames);
-    expect(resumes(server)).toEqual([
-      expect.objectContaining({ d: expect.objectContaining({ session_id: server.sessionId, token: server.token }) }),
-    ]);
+    expect(resumes(server)).toEqual([expect.objectContaining({ d: expect.objectContaining({ session_id: server.sessionId, token: server.token }) })]);
     expect(server.session()).toMatchObject({ ssrc, connected: true });
     // One RTP stream across the resume: sequence numbers step by one, timestamps by one frame per step.
     const [stats] = server.stats();

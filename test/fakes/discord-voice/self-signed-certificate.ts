@@ -1,8 +1,6 @@
 import { generateKeyPairSync, randomBytes, sign, X509Certificate } from 'node:crypto';
 import { isIPv4 } from 'node:net';
-import {
-  bitString, explicit, implicitPrimitive, integer, objectIdentifier, octetString, sequence, set, time, utf8String,
-} from './der.ts';
+import { bitString, explicit, implicitPrimitive, integer, objectIdentifier, octetString, sequence, set, time, utf8String } from './der.ts';
 
 export interface SelfSignedCertificate {
   certPem: string;
@@ -22,9 +20,9 @@ export function createSelfSignedCertificate(hosts: string[]): SelfSignedCertific
   // OpenSSL finds trust anchors by subject name, so each certificate of the process needs its own.
   const commonName = `fake discord voice ${randomBytes(6).toString('hex')}`;
   const name = sequence(set(sequence(objectIdentifier(COMMON_NAME), utf8String(commonName))));
-  const altNames = hosts.map((host) => isIPv4(host)
-    ? implicitPrimitive(7, Buffer.from(host.split('.').map(Number)))
-    : implicitPrimitive(2, Buffer.from(host, 'ascii')));
+  const altNames = hosts.map((host) =>
+    isIPv4(host) ? implicitPrimitive(7, Buffer.from(host.split('.').map(Number))) : implicitPrimitive(2, Buffer.from(host, 'ascii')),
+  );
   const now = Date.now();
   const signatureAlgorithm = sequence(objectIdentifier(ECDSA_WITH_SHA256));
   const tbs = sequence(

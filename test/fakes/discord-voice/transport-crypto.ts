@@ -27,13 +27,11 @@ export function decryptTransport(mode: TransportMode, key: Buffer, packet: Buffe
   return xchacha20Poly1305Open(key, nonce, aad, ciphertext, tag);
 }
 
-function openAead(
-  algorithm: 'aes-256-gcm' | 'chacha20-poly1305', key: Buffer, nonce: Buffer, aad: Buffer, ciphertext: Buffer,
-  tag: Buffer,
-): Buffer {
-  const decipher = algorithm === 'aes-256-gcm'
-    ? createDecipheriv(algorithm, key, nonce, { authTagLength: TAG_LENGTH })
-    : createDecipheriv(algorithm, key, nonce, { authTagLength: TAG_LENGTH });
+function openAead(algorithm: 'aes-256-gcm' | 'chacha20-poly1305', key: Buffer, nonce: Buffer, aad: Buffer, ciphertext: Buffer, tag: Buffer): Buffer {
+  const decipher =
+    algorithm === 'aes-256-gcm'
+      ? createDecipheriv(algorithm, key, nonce, { authTagLength: TAG_LENGTH })
+      : createDecipheriv(algorithm, key, nonce, { authTagLength: TAG_LENGTH });
   decipher.setAAD(aad, { plaintextLength: ciphertext.length });
   decipher.setAuthTag(tag);
   return Buffer.concat([decipher.update(ciphertext), decipher.final()]);
@@ -49,10 +47,14 @@ export function xchacha20Poly1305Open(key: Buffer, nonce: Buffer, aad: Buffer, c
 const rotl = (value: number, bits: number): number => ((value << bits) | (value >>> (32 - bits))) >>> 0;
 
 function quarterRound(s: Uint32Array, a: number, b: number, c: number, d: number): void {
-  s[a] = (s[a]! + s[b]!) >>> 0; s[d] = rotl(s[d]! ^ s[a]!, 16);
-  s[c] = (s[c]! + s[d]!) >>> 0; s[b] = rotl(s[b]! ^ s[c]!, 12);
-  s[a] = (s[a]! + s[b]!) >>> 0; s[d] = rotl(s[d]! ^ s[a]!, 8);
-  s[c] = (s[c]! + s[d]!) >>> 0; s[b] = rotl(s[b]! ^ s[c]!, 7);
+  s[a] = (s[a]! + s[b]!) >>> 0;
+  s[d] = rotl(s[d]! ^ s[a]!, 16);
+  s[c] = (s[c]! + s[d]!) >>> 0;
+  s[b] = rotl(s[b]! ^ s[c]!, 12);
+  s[a] = (s[a]! + s[b]!) >>> 0;
+  s[d] = rotl(s[d]! ^ s[a]!, 8);
+  s[c] = (s[c]! + s[d]!) >>> 0;
+  s[b] = rotl(s[b]! ^ s[c]!, 7);
 }
 
 /** HChaCha20 (draft-irtf-cfrg-xchacha §2.2): 20 ChaCha rounds without the final addition; words 0-3 and 12-15. */
@@ -62,10 +64,14 @@ export function hchacha20(key: Buffer, nonce16: Buffer): Buffer {
   for (let index = 0; index < 8; index++) state[4 + index] = key.readUInt32LE(index * 4);
   for (let index = 0; index < 4; index++) state[12 + index] = nonce16.readUInt32LE(index * 4);
   for (let round = 0; round < 10; round++) {
-    quarterRound(state, 0, 4, 8, 12); quarterRound(state, 1, 5, 9, 13);
-    quarterRound(state, 2, 6, 10, 14); quarterRound(state, 3, 7, 11, 15);
-    quarterRound(state, 0, 5, 10, 15); quarterRound(state, 1, 6, 11, 12);
-    quarterRound(state, 2, 7, 8, 13); quarterRound(state, 3, 4, 9, 14);
+    quarterRound(state, 0, 4, 8, 12);
+    quarterRound(state, 1, 5, 9, 13);
+    quarterRound(state, 2, 6, 10, 14);
+    quarterRound(state, 3, 7, 11, 15);
+    quarterRound(state, 0, 5, 10, 15);
+    quarterRound(state, 1, 6, 11, 12);
+    quarterRound(state, 2, 7, 8, 13);
+    quarterRound(state, 3, 4, 9, 14);
   }
   const out = Buffer.alloc(32);
   [0, 1, 2, 3, 12, 13, 14, 15].forEach((word, index) => out.writeUInt32LE(state[word]!, index * 4));

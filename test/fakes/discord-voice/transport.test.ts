@@ -32,15 +32,18 @@ describe('transport encryption', () => {
 
   it('matches the XChaCha20-Poly1305 vectors of draft-irtf-cfrg-xchacha', () => {
     const key = hex('000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f');
-    expect(hchacha20(key, hex('000000090000004a0000000031415927')).toString('hex'))
-      .toBe('82413b4227b27bfed30e42508a877d73a0f9e4d58a74a853c12ec41326d3ecdc');
+    expect(hchacha20(key, hex('000000090000004a0000000031415927')).toString('hex')).toBe(
+      '82413b4227b27bfed30e42508a877d73a0f9e4d58a74a853c12ec41326d3ecdc',
+    );
     const ciphertext = hex(
-      'bd6d179d3e83d43b9576579493c0e939572a1700252bfaccbed2902c21396cbb731c7f1b0b4aa6440bf3a82f4eda7e39ae64c6708c54c2'
-      + '16cb96b72e1213b4522f8c9ba40db5d945b11b69b982c1bb9e3f3fac2bc369488f76b2383565d3fff921f9664c97637da9768812f615c68b13b52e',
+      'bd6d179d3e83d43b9576579493c0e939572a1700252bfaccbed2902c21396cbb731c7f1b0b4aa6440bf3a82f4eda7e39ae64c6708c54c2' +
+        '16cb96b72e1213b4522f8c9ba40db5d945b11b69b982c1bb9e3f3fac2bc369488f76b2383565d3fff921f9664c97637da9768812f615c68b13b52e',
     );
     const plaintext = xchacha20Poly1305Open(
       hex('808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f'),
-      hex('404142434445464748494a4b4c4d4e4f5051525354555657'), hex('50515253c0c1c2c3c4c5c6c7'), ciphertext,
+      hex('404142434445464748494a4b4c4d4e4f5051525354555657'),
+      hex('50515253c0c1c2c3c4c5c6c7'),
+      ciphertext,
       hex('c0875924c1c7987947deafd8780acf49'),
     );
     expect(plaintext.toString()).toMatch(/^Ladies and Gentlemen of the class of '99/);

@@ -74,8 +74,14 @@ export class VoiceUdpEndpoint {
       }
     }
     media.store(stats, {
-      ssrc: header.ssrc, userId: session.userId, sequence: header.sequence, timestamp: header.timestamp,
-      marker: header.marker, opus, e2ee, arrivedAt,
+      ssrc: header.ssrc,
+      userId: session.userId,
+      sequence: header.sequence,
+      timestamp: header.timestamp,
+      marker: header.marker,
+      opus,
+      e2ee,
+      arrivedAt,
     });
   }
 

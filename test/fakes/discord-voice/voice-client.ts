@@ -1,8 +1,16 @@
 // Test-side wiring of the real @discordjs/voice to a FakeVoiceServer, standing in for the main Discord gateway.
 import { Readable } from 'node:stream';
 import {
-  AudioPlayerStatus, StreamType, VoiceConnectionStatus, createAudioPlayer, createAudioResource, entersState,
-  joinVoiceChannel, type AudioPlayer, type DiscordGatewayAdapterCreator, type VoiceConnection,
+  AudioPlayerStatus,
+  StreamType,
+  VoiceConnectionStatus,
+  createAudioPlayer,
+  createAudioResource,
+  entersState,
+  joinVoiceChannel,
+  type AudioPlayer,
+  type DiscordGatewayAdapterCreator,
+  type VoiceConnection,
 } from '@discordjs/voice';
 import OpusScript from 'opusscript';
 import type { FakeVoiceServer } from './index.ts';
@@ -18,10 +26,7 @@ export interface JoinedVoice {
  * VOICE_STATE_UPDATE, then VOICE_SERVER_UPDATE. It answers only the first `answeredJoins` requests, so a client
  * that keeps rejoining after a fatal close code does not loop.
  */
-export function joinFakeVoice(
-  server: FakeVoiceServer,
-  options: { daveEncryption?: boolean; answeredJoins?: number } = {},
-): JoinedVoice {
+export function joinFakeVoice(server: FakeVoiceServer, options: { daveEncryption?: boolean; answeredJoins?: number } = {}): JoinedVoice {
   const voiceStateRequests: unknown[] = [];
   let answersLeft = options.answeredJoins ?? Number.POSITIVE_INFINITY;
   const adapterCreator: DiscordGatewayAdapterCreator = (methods) => ({
@@ -74,11 +79,9 @@ export function playOpus(connection: VoiceConnection, frames: Buffer[]): AudioPl
   return player;
 }
 
-export const untilReady = (connection: VoiceConnection): Promise<VoiceConnection> =>
-  entersState(connection, VoiceConnectionStatus.Ready, 5_000);
+export const untilReady = (connection: VoiceConnection): Promise<VoiceConnection> => entersState(connection, VoiceConnectionStatus.Ready, 5_000);
 
-export const untilIdle = (player: AudioPlayer, timeoutMs: number): Promise<AudioPlayer> =>
-  entersState(player, AudioPlayerStatus.Idle, timeoutMs);
+export const untilIdle = (player: AudioPlayer, timeoutMs: number): Promise<AudioPlayer> => entersState(player, AudioPlayerStatus.Idle, timeoutMs);
 
 /** Resolves with the id of the next DAVE transition the connection executes. */
 export const nextTransition = (connection: VoiceConnection, timeoutMs = 5_000): Promise<number> =>

@@ -95,7 +95,7 @@ export class Payloads {
   permissionsIn(guild: GuildRecord, userId: string, channel: ChannelRecord | null): bigint {
     const member = guild.members.get(userId);
     if (!member) return 0n;
-    const overwriteSource = channel?.thread && channel.parentId ? this.#store.channels.get(channel.parentId) ?? channel : channel;
+    const overwriteSource = channel?.thread && channel.parentId ? (this.#store.channels.get(channel.parentId) ?? channel) : channel;
     return computePermissions(
       {
         guildId: guild.id,
@@ -137,9 +137,10 @@ export class Payloads {
         member_ids_preview: channel.memberIds.slice(0, 8),
       };
     }
-    const specific: Json = channel.type === ChannelType.GuildVoice
-      ? { bitrate: 64000, user_limit: channel.userLimit, rtc_region: null }
-      : { topic: channel.topic, default_auto_archive_duration: 4320 };
+    const specific: Json =
+      channel.type === ChannelType.GuildVoice
+        ? { bitrate: 64000, user_limit: channel.userLimit, rtc_region: null }
+        : { topic: channel.topic, default_auto_archive_duration: 4320 };
     return {
       ...base,
       ...guildFields,
@@ -305,9 +306,8 @@ export class Payloads {
       };
       if (message.type === 19 && depth === 0 && view.referencedMessage !== false) {
         const referenced = this.#store.messages.get(message.reference.messageId);
-        payload.referenced_message = referenced && !referenced.deleted
-          ? this.message(referenced, { gateway: false, contentVisible: visible }, depth + 1)
-          : null;
+        payload.referenced_message =
+          referenced && !referenced.deleted ? this.message(referenced, { gateway: false, contentVisible: visible }, depth + 1) : null;
       }
     }
     if (message.snapshots.length > 0) {

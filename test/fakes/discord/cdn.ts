@@ -55,7 +55,10 @@ export class Cdn {
     if (!match) return false;
     const [, kind, scope, id, filename] = match as unknown as [string, string, string, string, string];
     const attachment = this.#store.attachments.get(id);
-    const found = attachment && attachment.scope === scope && attachment.filename === decodeURIComponent(filename) &&
+    const found =
+      attachment &&
+      attachment.scope === scope &&
+      attachment.filename === decodeURIComponent(filename) &&
       (kind === 'ephemeral-attachments') === attachment.ephemeral;
     const record: CdnRequestRecord = { path: url.pathname, status: 404, attachmentId: found ? id : null, timestamp: Date.now() };
     this.requests.push(record);

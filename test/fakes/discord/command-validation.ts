@@ -76,7 +76,8 @@ function checkOptions(value: unknown, path: Path, errors: FormErrors, depth: num
     kinds.add(nested ? 'sub' : 'value');
     if (nested) {
       if (type === GROUP && depth > 0) errors.add([...at, 'type'], 'APPLICATION_COMMAND_OPTIONS_TYPE_INVALID', 'Sub-command groups cannot be nested');
-      if (type === SUBCOMMAND && depth > 1) errors.add([...at, 'type'], 'APPLICATION_COMMAND_OPTIONS_TYPE_INVALID', 'Sub-commands must be inside a group or the command');
+      if (type === SUBCOMMAND && depth > 1)
+        errors.add([...at, 'type'], 'APPLICATION_COMMAND_OPTIONS_TYPE_INVALID', 'Sub-commands must be inside a group or the command');
       const inner = checkOptions(option.options, [...at, 'options'], errors, depth + 1);
       if (type === GROUP && inner.options.some((o) => o.type !== SUBCOMMAND)) {
         errors.add([...at, 'options'], 'APPLICATION_COMMAND_OPTIONS_TYPE_INVALID', 'Sub-command groups may only contain sub-commands');
@@ -90,7 +91,11 @@ function checkOptions(value: unknown, path: Path, errors: FormErrors, depth: num
     if (option.required !== true) sawOptional = true;
     if (option.choices !== undefined && option.choices !== null) {
       if (![3, 4, 10].includes(type)) {
-        errors.add([...at, 'choices'], 'APPLICATION_COMMAND_OPTION_CHOICES_INVALID', 'Choices are only allowed for string, integer and number options');
+        errors.add(
+          [...at, 'choices'],
+          'APPLICATION_COMMAND_OPTION_CHOICES_INVALID',
+          'Choices are only allowed for string, integer and number options',
+        );
       } else if (!Array.isArray(option.choices)) {
         errors.add([...at, 'choices'], 'LIST_TYPE_CONVERT', 'Only iterables may be used in a ListType');
       } else {
@@ -104,7 +109,11 @@ function checkOptions(value: unknown, path: Path, errors: FormErrors, depth: num
           else if (choiceName.length > 100) errors.maxLength([...at, 'choices', c, 'name'], 100);
           const wantsString = type === 3;
           if (wantsString ? typeof choice?.value !== 'string' : typeof choice?.value !== 'number') {
-            errors.add([...at, 'choices', c, 'value'], wantsString ? 'BASE_TYPE_STRING' : 'NUMBER_TYPE_COERCE', 'Value does not match the option type');
+            errors.add(
+              [...at, 'choices', c, 'value'],
+              wantsString ? 'BASE_TYPE_STRING' : 'NUMBER_TYPE_COERCE',
+              'Value does not match the option type',
+            );
           } else if (wantsString && (choice.value as string).length > 100) {
             errors.maxLength([...at, 'choices', c, 'value'], 100);
           }
@@ -121,7 +130,11 @@ function checkOptions(value: unknown, path: Path, errors: FormErrors, depth: num
     return option;
   });
   if (kinds.size > 1) {
-    errors.add(path, 'APPLICATION_COMMAND_OPTIONS_TYPE_INVALID', 'Sub-command and sub-command group option types are mutually exclusive to all other types');
+    errors.add(
+      path,
+      'APPLICATION_COMMAND_OPTIONS_TYPE_INVALID',
+      'Sub-command and sub-command group option types are mutually exclusive to all other types',
+    );
   }
   return { options, size };
 }
@@ -141,7 +154,18 @@ function intList(value: unknown, path: Path, allowed: number[], errors: FormErro
 export function validateCommand(body: unknown, path: Path, errors: FormErrors): ValidCommand {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     errors.add(path, 'DICT_TYPE_CONVERT', 'Only dictionaries may be used in a DictType');
-    return { type: 1, name: '', nameLocalizations: null, description: '', descriptionLocalizations: null, options: [], defaultMemberPermissions: null, nsfw: false, contexts: null, integrationTypes: [0] };
+    return {
+      type: 1,
+      name: '',
+      nameLocalizations: null,
+      description: '',
+      descriptionLocalizations: null,
+      options: [],
+      defaultMemberPermissions: null,
+      nsfw: false,
+      contexts: null,
+      integrationTypes: [0],
+    };
   }
   const input = body as Json;
   const type = input.type === undefined || input.type === null ? 1 : (input.type as number);

@@ -47,8 +47,14 @@ export const DiscordErrors = {
 };
 
 type ErrorPath = readonly (string | number)[];
-interface FieldError { code: string; message: string }
-interface ErrorNode { _errors?: FieldError[]; [key: string]: ErrorNode | FieldError[] | undefined }
+interface FieldError {
+  code: string;
+  message: string;
+}
+interface ErrorNode {
+  _errors?: FieldError[];
+  [key: string]: ErrorNode | FieldError[] | undefined;
+}
 
 /** Collects field errors into Discord's nested `errors` shape and turns them into a 50035 Invalid Form Body. */
 export class FormErrors {

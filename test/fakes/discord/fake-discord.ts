@@ -125,7 +125,8 @@ function resolveOptions(options: FakeDiscordOptions): ResolvedOptions {
     interactionResponseTimeoutMs: options.interactionResponseTimeoutMs ?? 3_000,
     interactionTokenTtlMs: options.interactionTokenTtlMs ?? 15 * 60_000,
     uploadLimitBytes: options.uploadLimitBytes ?? 10 * 1024 * 1024,
-    privilegedIntents: (privileged.guildMembers === false ? 0 : Intent.GuildMembers) |
+    privilegedIntents:
+      (privileged.guildMembers === false ? 0 : Intent.GuildMembers) |
       (privileged.guildPresences === false ? 0 : Intent.GuildPresences) |
       (privileged.messageContent === false ? 0 : Intent.MessageContent),
     voiceEndpoint: options.voiceEndpoint ?? 'voice.fake.invalid:443',
@@ -195,7 +196,9 @@ export class FakeDiscord {
     };
     gateway.attach(this.#world);
     this.#router = new RestRouter(
-      this.#world, [...coreRoutes, ...channelRoutes, ...commandRoutes, ...interactionRoutes], new RateLimiter(resolved.rateLimits),
+      this.#world,
+      [...coreRoutes, ...channelRoutes, ...commandRoutes, ...interactionRoutes],
+      new RateLimiter(resolved.rateLimits),
     );
 
     this.users = {
@@ -207,7 +210,9 @@ export class FakeDiscord {
     this.roles = {
       everyone: this.guild.roles.get(this.guild.id) as RoleRecord,
       bot: store.addRole(this.guild.id, {
-        name: this.botUser.username, permissions: options.botPermissions ?? DEFAULT_EVERYONE_PERMISSIONS, botId: this.botUser.id,
+        name: this.botUser.username,
+        permissions: options.botPermissions ?? DEFAULT_EVERYONE_PERMISSIONS,
+        botId: this.botUser.id,
       }),
     };
     for (const user of Object.values(this.users)) store.addMember(this.guild.id, user.id);
@@ -291,7 +296,8 @@ export class FakeDiscord {
   /** Dispatches of every gateway session so far (t, s, d), in order, for the live sessions, with the session's shard. */
   dispatched(event?: string): { sessionId: string; shard: [number, number]; s: number; t: string; d: Json }[] {
     return [...this.#gateway.sessions.values()].flatMap((session) =>
-      session.events.filter((e) => !event || e.t === event).map((e) => ({ sessionId: session.id, shard: session.shard, ...e })));
+      session.events.filter((e) => !event || e.t === event).map((e) => ({ sessionId: session.id, shard: session.shard, ...e })),
+    );
   }
 
   get openGatewayConnections(): number {
@@ -380,7 +386,9 @@ export class FakeDiscord {
   addGuild(input: { name: string; ownerId?: string; memberIds?: string[]; withBot?: boolean; shard?: [number, number] }): GuildRecord {
     const { store } = this.#world;
     const guild = store.addGuild({
-      name: input.name, ownerId: input.ownerId ?? this.users.owner.id, everyonePermissions: DEFAULT_EVERYONE_PERMISSIONS,
+      name: input.name,
+      ownerId: input.ownerId ?? this.users.owner.id,
+      everyonePermissions: DEFAULT_EVERYONE_PERMISSIONS,
       ...(input.shard && { id: snowflakeOnShard(...input.shard) }),
     });
     for (const id of new Set([guild.ownerId, ...(input.memberIds ?? [])])) store.addMember(guild.id, id);
@@ -395,14 +403,25 @@ export class FakeDiscord {
 
   /** Adds a channel (threads need parentId; voice channels may have a userLimit) and dispatches CHANNEL_CREATE or THREAD_CREATE. */
   addChannel(input: {
-    guildId?: string; name: string; type?: number; parentId?: string; topic?: string;
-    permissionOverwrites?: PermissionOverwrite[]; ownerId?: string; userLimit?: number;
+    guildId?: string;
+    name: string;
+    type?: number;
+    parentId?: string;
+    topic?: string;
+    permissionOverwrites?: PermissionOverwrite[];
+    ownerId?: string;
+    userLimit?: number;
   }): ChannelRecord {
     const type = input.type ?? ChannelType.GuildText;
     const isThread = type === ChannelType.PublicThread || type === ChannelType.PrivateThread;
     const channel = this.#world.store.addChannel({
-      guildId: input.guildId ?? this.guild.id, type, name: input.name, parentId: input.parentId ?? null,
-      topic: input.topic ?? null, permissionOverwrites: input.permissionOverwrites, ownerId: isThread ? input.ownerId ?? this.users.alice.id : null,
+      guildId: input.guildId ?? this.guild.id,
+      type,
+      name: input.name,
+      parentId: input.parentId ?? null,
+      topic: input.topic ?? null,
+      permissionOverwrites: input.permissionOverwrites,
+      ownerId: isThread ? (input.ownerId ?? this.users.alice.id) : null,
       userLimit: type === ChannelType.GuildVoice ? input.userLimit : undefined,
     });
     if (isThread) {
@@ -428,7 +447,10 @@ export class FakeDiscord {
   addMember(input: { guildId?: string; userId: string; roleIds?: string[]; nick?: string }): void {
     const guildId = input.guildId ?? this.guild.id;
     const member = this.#world.store.addMember(guildId, input.userId, input.roleIds ?? [], input.nick ?? null);
-    this.#world.gateway.dispatch('GUILD_MEMBER_ADD', Intent.GuildMembers, () => ({ ...this.#world.payloads.member(member, true), guild_id: guildId }));
+    this.#world.gateway.dispatch('GUILD_MEMBER_ADD', Intent.GuildMembers, () => ({
+      ...this.#world.payloads.member(member, true),
+      guild_id: guildId,
+    }));
   }
 
   /** The DM channel between the bot and a user (created if needed; bots get no CHANNEL_CREATE for DMs). */
@@ -445,7 +467,9 @@ export class FakeDiscord {
     const guild = channel.guildId ? store.guild(channel.guildId) : null;
     if (guild && !guild.members.has(authorId)) throw new Error('fake discord: the author is not a member of the guild');
     if (!guild && channel.recipientIds[0] !== authorId) throw new Error('fake discord: the author is not in this DM');
-    const reference = input.messageReference ? this.#repliedTo(input.messageReference.channelId ?? channel.id, input.messageReference.messageId) : null;
+    const reference = input.messageReference
+      ? this.#repliedTo(input.messageReference.channelId ?? channel.id, input.messageReference.messageId)
+      : null;
     const content = input.content ?? '';
     const parsed = resolveMentions(store, {
       content,
@@ -483,14 +507,17 @@ export class FakeDiscord {
       poll: null,
       deleted: false,
     };
-    message.attachments = (input.attachments ?? []).map((file) => makeAttachment(
-      { filename: file.filename, bytes: Buffer.from(file.bytes) },
-      channel.id, false,
-      {
-        id: '', filename: null, description: file.description ?? null, title: null, isSpoiler: false,
-        durationSecs: file.durationSecs ?? null, waveform: file.waveform ?? null,
-      },
-    ));
+    message.attachments = (input.attachments ?? []).map((file) =>
+      makeAttachment({ filename: file.filename, bytes: Buffer.from(file.bytes) }, channel.id, false, {
+        id: '',
+        filename: null,
+        description: file.description ?? null,
+        title: null,
+        isSpoiler: false,
+        durationSecs: file.durationSecs ?? null,
+        waveform: file.waveform ?? null,
+      }),
+    );
     store.saveMessage(message);
     dispatchMessage(world, 'MESSAGE_CREATE', message, { referencedMessage: !input.omitReferencedMessage });
     this.#notify();
@@ -515,9 +542,10 @@ export class FakeDiscord {
     const authorId = input.authorId ?? (channel.type === ChannelType.DM ? (channel.recipientIds[0] as string) : this.users.alice.id);
     const source = store.channelMessage(input.source.channelId, input.source.messageId);
     const sourceChannel = store.channel(source.channelId);
-    const canSee = (target: ChannelRecord) => target.guildId
-      ? (payloads.permissionsIn(store.guild(target.guildId), authorId, target) & Permission.ViewChannel) !== 0n
-      : target.recipientIds[0] === authorId;
+    const canSee = (target: ChannelRecord) =>
+      target.guildId
+        ? (payloads.permissionsIn(store.guild(target.guildId), authorId, target) & Permission.ViewChannel) !== 0n
+        : target.recipientIds[0] === authorId;
     if (!canSee(channel) || !canSee(sourceChannel)) throw new Error('fake discord: the author cannot see both channels of the forward');
     if (source.type !== 0 && source.type !== 19) throw new Error('fake discord: only default messages and replies can be forwarded');
     const message: MessageRecord = {
@@ -540,18 +568,20 @@ export class FakeDiscord {
       mentionEveryone: false,
       allowedMentions: null,
       reference: { type: 1, messageId: source.id, channelId: source.channelId, guildId: source.guildId },
-      snapshots: [{
-        type: source.type,
-        content: source.content,
-        embeds: source.embeds,
-        components: source.components,
-        attachments: source.attachments,
-        flags: source.flags,
-        createdAt: source.createdAt,
-        editedAt: source.editedAt,
-        mentionIds: source.mentionIds,
-        mentionRoleIds: source.mentionRoleIds,
-      }],
+      snapshots: [
+        {
+          type: source.type,
+          content: source.content,
+          embeds: source.embeds,
+          components: source.components,
+          attachments: source.attachments,
+          flags: source.flags,
+          createdAt: source.createdAt,
+          editedAt: source.editedAt,
+          mentionIds: source.mentionIds,
+          mentionRoleIds: source.mentionRoleIds,
+        },
+      ],
       webhookId: null,
       applicationId: null,
       interaction: null,
@@ -577,7 +607,7 @@ export class FakeDiscord {
     const message = store.channelMessage(input.channelId, input.messageId);
     const channel = store.channel(message.channelId);
     const guild = channel.guildId ? store.guild(channel.guildId) : null;
-    const repliedAuthorId = message.type === 19 && message.reference ? store.messages.get(message.reference.messageId)?.authorId ?? null : null;
+    const repliedAuthorId = message.type === 19 && message.reference ? (store.messages.get(message.reference.messageId)?.authorId ?? null) : null;
     const mentions = resolveMentions(store, {
       content: input.content,
       guild,
@@ -617,7 +647,9 @@ export class FakeDiscord {
     world.store.removeMessage(message);
     const dispatch = () =>
       world.gateway.dispatch('MESSAGE_DELETE', message.guildId ? Intent.GuildMessages : Intent.DirectMessages, () => ({
-        id: message.id, channel_id: message.channelId, ...(message.guildId ? { guild_id: message.guildId } : {}),
+        id: message.id,
+        channel_id: message.channelId,
+        ...(message.guildId ? { guild_id: message.guildId } : {}),
       }));
     if (input.gatewayDelayMs === undefined) dispatch();
     else setTimeout(dispatch, input.gatewayDelayMs).unref();
@@ -677,8 +709,15 @@ export class FakeDiscord {
     const world = this.#world;
     const previous = guild.voiceStates.get(userId);
     const state: VoiceStateRecord = {
-      guildId: guild.id, channelId, userId, sessionId: previous?.channelId ? previous.sessionId : randomBytes(16).toString('hex'),
-      selfMute: flags.selfMute, selfDeaf: flags.selfDeaf, selfVideo: false, mute: false, deaf: false,
+      guildId: guild.id,
+      channelId,
+      userId,
+      sessionId: previous?.channelId ? previous.sessionId : randomBytes(16).toString('hex'),
+      selfMute: flags.selfMute,
+      selfDeaf: flags.selfDeaf,
+      selfVideo: false,
+      mute: false,
+      deaf: false,
     };
     guild.voiceStates.set(userId, state);
     world.gateway.dispatch('VOICE_STATE_UPDATE', Intent.GuildVoiceStates, () => world.payloads.voiceState(state, true));

@@ -18,7 +18,9 @@ function rawGateway(url: string, decode: (data: Buffer) => Payload[] = (data) =>
   const payloads: Payload[] = [];
   let closeCode: number | null = null;
   ws.on('message', (data: Buffer) => payloads.push(...decode(data)));
-  ws.on('close', (code) => { closeCode = code; });
+  ws.on('close', (code) => {
+    closeCode = code;
+  });
   return { ws, payloads, closeCode: () => closeCode };
 }
 

@@ -10,14 +10,34 @@ import { guildVoiceChannel, voiceEntryRefusal, voiceServerUpdate, type VoiceEntr
 import type { Dispatcher, Receiver, World } from './world.ts';
 
 export const Op = {
-  Dispatch: 0, Heartbeat: 1, Identify: 2, PresenceUpdate: 3, VoiceStateUpdate: 4, Resume: 6, Reconnect: 7,
-  RequestGuildMembers: 8, InvalidSession: 9, Hello: 10, HeartbeatAck: 11,
+  Dispatch: 0,
+  Heartbeat: 1,
+  Identify: 2,
+  PresenceUpdate: 3,
+  VoiceStateUpdate: 4,
+  Resume: 6,
+  Reconnect: 7,
+  RequestGuildMembers: 8,
+  InvalidSession: 9,
+  Hello: 10,
+  HeartbeatAck: 11,
 } as const;
 
 export const CloseCode = {
-  UnknownError: 4000, UnknownOpcode: 4001, DecodeError: 4002, NotAuthenticated: 4003, AuthenticationFailed: 4004,
-  AlreadyAuthenticated: 4005, InvalidSeq: 4007, RateLimited: 4008, SessionTimedOut: 4009, InvalidShard: 4010,
-  ShardingRequired: 4011, InvalidApiVersion: 4012, InvalidIntents: 4013, DisallowedIntents: 4014,
+  UnknownError: 4000,
+  UnknownOpcode: 4001,
+  DecodeError: 4002,
+  NotAuthenticated: 4003,
+  AuthenticationFailed: 4004,
+  AlreadyAuthenticated: 4005,
+  InvalidSeq: 4007,
+  RateLimited: 4008,
+  SessionTimedOut: 4009,
+  InvalidShard: 4010,
+  ShardingRequired: 4011,
+  InvalidApiVersion: 4012,
+  InvalidIntents: 4013,
+  DisallowedIntents: 4014,
 } as const;
 
 export interface StoredEvent {
@@ -110,8 +130,14 @@ export class Gateway implements Dispatcher {
     const compression: Compression = compress === 'zlib-stream' ? 'zlib-stream' : null;
     const connection = new GatewayConnection(ws, url.pathname, compression);
     const record: ConnectionRecord = {
-      path: url.pathname, query: Object.fromEntries(url.searchParams), openedAt: connection.openedAt,
-      closedAt: null, closeCode: null, closedBy: null, sessionId: null, shard: null,
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      openedAt: connection.openedAt,
+      closedAt: null,
+      closeCode: null,
+      closedBy: null,
+      sessionId: null,
+      shard: null,
     };
     this.connections.push(record);
     this.#open.add(connection);
@@ -131,7 +157,12 @@ export class Gateway implements Dispatcher {
       connection.close(CloseCode.DecodeError, 'Only the json encoding is served by this gateway.');
       return;
     }
-    connection.send({ op: Op.Hello, d: { heartbeat_interval: this.#w.options.heartbeatIntervalMs, _trace: ['["gateway-fake",{"micros":0}]'] }, s: null, t: null });
+    connection.send({
+      op: Op.Hello,
+      d: { heartbeat_interval: this.#w.options.heartbeatIntervalMs, _trace: ['["gateway-fake",{"micros":0}]'] },
+      s: null,
+      t: null,
+    });
     this.#w.changed();
   }
 
@@ -233,8 +264,15 @@ export class Gateway implements Dispatcher {
     if (d.compress === true && connection.compression === null) connection.compression = 'identify';
     this.identifyCount++;
     const session: GatewaySession = {
-      id: randomBytes(16).toString('hex'), intents, seq: 0, events: [], connection, disconnectedAt: null, identify: d,
-      presence: (d.presence as Json | undefined) ?? null, shard,
+      id: randomBytes(16).toString('hex'),
+      intents,
+      seq: 0,
+      events: [],
+      connection,
+      disconnectedAt: null,
+      identify: d,
+      presence: (d.presence as Json | undefined) ?? null,
+      shard,
     };
     this.sessions.set(session.id, session);
     connection.sessionId = session.id;
@@ -266,9 +304,10 @@ export class Gateway implements Dispatcher {
   /** Without GUILD_PRESENCES, GUILD_CREATE lists only the bot's member and members in voice channels. */
   guildCreatePayload(guildId: string, intents: number): Json {
     const guild = this.#w.store.guild(guildId);
-    const memberIds = intents & Intent.GuildPresences
-      ? [...guild.members.keys()]
-      : [this.#w.bot.id, ...[...guild.voiceStates.values()].filter((s) => s.channelId).map((s) => s.userId)];
+    const memberIds =
+      intents & Intent.GuildPresences
+        ? [...guild.members.keys()]
+        : [this.#w.bot.id, ...[...guild.voiceStates.values()].filter((s) => s.channelId).map((s) => s.userId)];
     return this.#w.payloads.guildCreate(guild, [...new Set(memberIds)]);
   }
 
@@ -283,7 +322,9 @@ export class Gateway implements Dispatcher {
     }
     const session = this.sessions.get(String(d.session_id));
     const seq = Number(d.seq);
-    const expired = session?.disconnectedAt !== null && session?.disconnectedAt !== undefined &&
+    const expired =
+      session?.disconnectedAt !== null &&
+      session?.disconnectedAt !== undefined &&
       Date.now() - session.disconnectedAt > this.#w.options.resumeWindowMs;
     const oldest = session?.events[0]?.s ?? 1;
     if (!session || expired || seq < oldest - 1) {
@@ -352,7 +393,12 @@ export class Gateway implements Dispatcher {
     // Discord ignores a join it refuses: no VOICE_STATE_UPDATE, no VOICE_SERVER_UPDATE; the client times out.
     const refused = channel ? voiceEntryRefusal(this.#w, guild, channel, bot.id) : null;
     this.voiceRequests.push({
-      guildId: guild.id, channelId, selfMute: d.self_mute === true, selfDeaf: d.self_deaf === true, refused, at: Date.now(),
+      guildId: guild.id,
+      channelId,
+      selfMute: d.self_mute === true,
+      selfDeaf: d.self_deaf === true,
+      refused,
+      at: Date.now(),
     });
     if (refused) {
       this.#w.changed();
@@ -376,8 +422,15 @@ export class Gateway implements Dispatcher {
     const { bot, payloads } = this.#w;
     const previous = guild.voiceStates.get(bot.id);
     const state: VoiceStateRecord = {
-      guildId: guild.id, channelId, userId: bot.id, sessionId: session.id, selfMute: flags.selfMute, selfDeaf: flags.selfDeaf,
-      selfVideo: false, mute: false, deaf: false,
+      guildId: guild.id,
+      channelId,
+      userId: bot.id,
+      sessionId: session.id,
+      selfMute: flags.selfMute,
+      selfDeaf: flags.selfDeaf,
+      selfVideo: false,
+      mute: false,
+      deaf: false,
     };
     guild.voiceStates.set(bot.id, state);
     this.dispatch('VOICE_STATE_UPDATE', Intent.GuildVoiceStates, () => payloads.voiceState(state, true));

@@ -6,8 +6,16 @@ export type { RateLimitConfig, BucketLimit, RateLimitHit } from './rate-limiter.
 export type { ConnectionRecord, ReceivedPayload, VoiceRequest } from './gateway.ts';
 export type { CdnRequestRecord, HeldTransfer } from './cdn.ts';
 export type {
-  AttachmentRecord, ChannelRecord, CommandRecord, GuildRecord, InteractionCallbackRecord, InteractionRecord, Json,
-  MessageRecord, RoleRecord, UserRecord,
+  AttachmentRecord,
+  ChannelRecord,
+  CommandRecord,
+  GuildRecord,
+  InteractionCallbackRecord,
+  InteractionRecord,
+  Json,
+  MessageRecord,
+  RoleRecord,
+  UserRecord,
 } from './records.ts';
 export { ChannelType } from './records.ts';
 export { shardOf } from './sharding.ts';

@@ -28,6 +28,9 @@ export const PRIVILEGED_INTENTS = Intent.GuildMembers | Intent.GuildPresences | 
 
 /** The application flags that show which privileged intents are switched on: GATEWAY_PRESENCE, GATEWAY_GUILD_MEMBERS, GATEWAY_MESSAGE_CONTENT. */
 export function applicationFlags(privileged: number): number {
-  return (privileged & Intent.GuildPresences ? 1 << 12 : 0) | (privileged & Intent.GuildMembers ? 1 << 14 : 0) |
-    (privileged & Intent.MessageContent ? 1 << 18 : 0);
+  return (
+    (privileged & Intent.GuildPresences ? 1 << 12 : 0) |
+    (privileged & Intent.GuildMembers ? 1 << 14 : 0) |
+    (privileged & Intent.MessageContent ? 1 << 18 : 0)
+  );
 }

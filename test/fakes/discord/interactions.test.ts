@@ -62,17 +62,21 @@ describe('fake discord: slash commands and interaction responses with discord.js
   });
 
   it('validates command shapes like Discord: lowercase names, descriptions, option order, unique names', async () => {
-    const error = (await client.application!.commands.set([
-      { name: 'Bad Name', description: 'x' },
-      {
-        name: 'order', description: 'x', options: [
-          { type: ApplicationCommandOptionType.String, name: 'optional', description: 'x' },
-          { type: ApplicationCommandOptionType.String, name: 'needed', description: 'x', required: true },
-        ],
-      },
-      { name: 'dup', description: 'x' },
-      { name: 'dup', description: 'y' },
-    ]).catch((e: unknown) => e)) as DiscordAPIError;
+    const error = (await client
+      .application!.commands.set([
+        { name: 'Bad Name', description: 'x' },
+        {
+          name: 'order',
+          description: 'x',
+          options: [
+            { type: ApplicationCommandOptionType.String, name: 'optional', description: 'x' },
+            { type: ApplicationCommandOptionType.String, name: 'needed', description: 'x', required: true },
+          ],
+        },
+        { name: 'dup', description: 'x' },
+        { name: 'dup', description: 'y' },
+      ])
+      .catch((e: unknown) => e)) as DiscordAPIError;
     expect(error).toBeInstanceOf(DiscordAPIError);
     expect(error.code).toBe(50035);
     expect(error.rawError).toMatchObject({
@@ -169,9 +173,12 @@ describe('fake discord: slash commands and interaction responses with discord.js
     await interaction.reply({ content: 'only you', flags: MessageFlags.Ephemeral });
     expect(fake.message(record.originalMessageId!)?.ephemeral).toBe(true);
     expect(fake.messages(fake.textChannel.id)).toHaveLength(0);
-    const again = (await client.rest.post(`/interactions/${record.id}/${record.token}/callback`, {
-      body: { type: 4, data: { content: 'twice' } }, auth: false,
-    }).catch((e: unknown) => e)) as DiscordAPIError;
+    const again = (await client.rest
+      .post(`/interactions/${record.id}/${record.token}/callback`, {
+        body: { type: 4, data: { content: 'twice' } },
+        auth: false,
+      })
+      .catch((e: unknown) => e)) as DiscordAPIError;
     expect(again.code).toBe(40060);
   });
 
@@ -193,9 +200,12 @@ describe('fake discord: slash commands and interaction responses with discord.js
     const received = nextCommand();
     const record = fake.invokeCommand({ name: 'ask', options: { question: 'x' } });
     await received;
-    const error = (await client.rest.post(`/webhooks/${fake.applicationId}/${record.token}`, {
-      body: { content: 'too early' }, auth: false,
-    }).catch((e: unknown) => e)) as DiscordAPIError;
+    const error = (await client.rest
+      .post(`/webhooks/${fake.applicationId}/${record.token}`, {
+        body: { content: 'too early' },
+        auth: false,
+      })
+      .catch((e: unknown) => e)) as DiscordAPIError;
     expect(error.code).toBe(10015);
   });
 
@@ -204,7 +214,9 @@ describe('fake discord: slash commands and interaction responses with discord.js
     if (!channel?.isSendable()) throw new Error('text channel missing');
     const message = await channel.send({
       content: 'pick',
-      components: [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Primary, customId: 'yes', label: 'Yes' }] }],
+      components: [
+        { type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Primary, customId: 'yes', label: 'Yes' }] },
+      ],
     });
     const clicked = new Promise<Interaction>((resolve) => client.once('interactionCreate', resolve));
     const record = fake.clickComponent({ messageId: message.id, customId: 'yes' });

@@ -35,7 +35,19 @@ export interface ClickComponentInput {
   values?: string[];
 }
 
-const OPTION_TYPE = { SubCommand: 1, SubCommandGroup: 2, String: 3, Integer: 4, Boolean: 5, User: 6, Channel: 7, Role: 8, Mentionable: 9, Number: 10, Attachment: 11 } as const;
+const OPTION_TYPE = {
+  SubCommand: 1,
+  SubCommandGroup: 2,
+  String: 3,
+  Integer: 4,
+  Boolean: 5,
+  User: 6,
+  Channel: 7,
+  Role: 8,
+  Mentionable: 9,
+  Number: 10,
+  Attachment: 11,
+} as const;
 
 function newToken(id: string): string {
   return `${Buffer.from(`interaction:${id}:`).toString('base64url')}${randomBytes(48).toString('base64url')}`;
@@ -62,7 +74,12 @@ interface Resolved {
 }
 
 function buildOptions(
-  world: World, definitions: Json[], given: Record<string, OptionValue>, resolved: Resolved, guildId: string | null, channelId: string,
+  world: World,
+  definitions: Json[],
+  given: Record<string, OptionValue>,
+  resolved: Resolved,
+  guildId: string | null,
+  channelId: string,
 ): Json[] {
   for (const name of Object.keys(given)) {
     if (!definitions.some((d) => d.name === name)) throw new Error(`fake discord: command has no option "${name}"`);
@@ -84,7 +101,13 @@ function buildOptions(
 }
 
 function resolveValue(
-  world: World, type: number, value: OptionValue, resolved: Resolved, guildId: string | null, channelId: string, name: string,
+  world: World,
+  type: number,
+  value: OptionValue,
+  resolved: Resolved,
+  guildId: string | null,
+  channelId: string,
+  name: string,
 ): string | number | boolean {
   const wrongType = () => new Error(`fake discord: option "${name}" of type ${type} cannot take ${JSON.stringify(value)}`);
   switch (type) {
@@ -103,10 +126,7 @@ function resolveValue(
     case OPTION_TYPE.Attachment: {
       if (typeof value !== 'object') throw wrongType();
       const file = value.attachment;
-      const attachment = makeAttachment(
-        { filename: file.filename, bytes: Buffer.from(file.bytes) },
-        world.applicationId, true, null,
-      );
+      const attachment = makeAttachment({ filename: file.filename, bytes: Buffer.from(file.bytes) }, world.applicationId, true, null);
       world.store.attachments.set(attachment.id, attachment);
       resolved.attachments[attachment.id] = world.payloads.attachment(attachment);
       return attachment.id;
@@ -181,11 +201,20 @@ function context(world: World, userId: string, channelId: string, locale: string
   return { ...base, authorizing_integration_owners: { '1': userId }, context: 1, user: world.payloads.user(world.store.user(userId)) };
 }
 
-type NewInteraction = Omit<InteractionRecord, 'callbacks' | 'responseType' | 'respondedAt' | 'originalMessageId' | 'followupIds' | 'deferredEphemeral'>;
+type NewInteraction = Omit<
+  InteractionRecord,
+  'callbacks' | 'responseType' | 'respondedAt' | 'originalMessageId' | 'followupIds' | 'deferredEphemeral'
+>;
 
 function register(world: World, record: NewInteraction): InteractionRecord {
   const full: InteractionRecord = {
-    ...record, callbacks: [], responseType: null, respondedAt: null, originalMessageId: null, followupIds: [], deferredEphemeral: false,
+    ...record,
+    callbacks: [],
+    responseType: null,
+    respondedAt: null,
+    originalMessageId: null,
+    followupIds: [],
+    deferredEphemeral: false,
   };
   world.store.interactions.set(full.id, full);
   world.store.interactionsByToken.set(full.token, full);
@@ -200,7 +229,10 @@ export function invokeCommand(world: World, input: InvokeCommandInput): Interact
   const resolved: Resolved = { users: {}, members: {}, roles: {}, channels: {}, attachments: {}, messages: {} };
   let definitions = command.options;
   const wrap: { name: string; type: number }[] = [];
-  for (const [name, type] of [[input.subcommandGroup, OPTION_TYPE.SubCommandGroup], [input.subcommand, OPTION_TYPE.SubCommand]] as const) {
+  for (const [name, type] of [
+    [input.subcommandGroup, OPTION_TYPE.SubCommandGroup],
+    [input.subcommand, OPTION_TYPE.SubCommand],
+  ] as const) {
     if (!name) continue;
     const next = definitions.find((d) => d.name === name && d.type === type);
     if (!next) throw new Error(`fake discord: command "${command.name}" has no sub-command "${name}"`);
@@ -232,8 +264,17 @@ export function invokeCommand(world: World, input: InvokeCommandInput): Interact
     },
   };
   return register(world, {
-    id, token, type: 2, commandName: command.name, customId: null, guildId: channel.guildId, channelId: channel.id,
-    userId: input.userId, payload, createdAt: Date.now(), sourceMessageId: null,
+    id,
+    token,
+    type: 2,
+    commandName: command.name,
+    customId: null,
+    guildId: channel.guildId,
+    channelId: channel.id,
+    userId: input.userId,
+    payload,
+    createdAt: Date.now(),
+    sourceMessageId: null,
   });
 }
 
@@ -267,7 +308,16 @@ export function clickComponent(world: World, input: ClickComponentInput): Intera
     message: restMessage(world, message),
   };
   return register(world, {
-    id, token, type: 3, commandName: null, customId: input.customId, guildId: message.guildId, channelId: message.channelId,
-    userId: input.userId, payload, createdAt: Date.now(), sourceMessageId: message.id,
+    id,
+    token,
+    type: 3,
+    commandName: null,
+    customId: input.customId,
+    guildId: message.guildId,
+    channelId: message.channelId,
+    userId: input.userId,
+    payload,
+    createdAt: Date.now(),
+    sourceMessageId: message.id,
   });
 }

@@ -101,7 +101,8 @@ describe('fake discord: login and gateway events with discord.js', () => {
     const serverUpdate = new Promise<unknown>((resolve) => client!.ws.on(GatewayDispatchEvents.VoiceServerUpdate, resolve));
     const stateUpdate = new Promise<unknown>((resolve) => client!.on('voiceStateUpdate', (_old, state) => resolve(state.channelId)));
     client.guilds.cache.get(fake.guild.id)!.shard.send({
-      op: 4, d: { guild_id: fake.guild.id, channel_id: fake.voiceChannel.id, self_mute: false, self_deaf: true },
+      op: 4,
+      d: { guild_id: fake.guild.id, channel_id: fake.voiceChannel.id, self_mute: false, self_deaf: true },
     });
     expect(await stateUpdate).toBe(fake.voiceChannel.id);
     expect(await serverUpdate).toEqual({ token: 'voice-token', guild_id: fake.guild.id, endpoint: '127.0.0.1:4242' });

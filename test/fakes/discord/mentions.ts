@@ -20,7 +20,7 @@ export interface Mentions {
 /** Which users, roles and @everyone a message pings, as Discord derives them from content and allowed_mentions. */
 export function resolveMentions(store: Store, input: MentionInput): Mentions {
   const { allowed } = input;
-  const parse = allowed ? allowed.parse ?? [] : ['users', 'roles', 'everyone'];
+  const parse = allowed ? (allowed.parse ?? []) : ['users', 'roles', 'everyone'];
   const userIds: string[] = [];
   for (const match of input.content.matchAll(/<@!?(\d{17,20})>/g)) {
     const id = match[1] as string;

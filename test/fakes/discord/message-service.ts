@@ -6,13 +6,7 @@ import { resolveMentions } from './mentions.ts';
 import { MessageFlag, type AttachmentMeta, type MessageInput } from './message-validation.ts';
 import type { UploadedFile } from './multipart.ts';
 import { Permission } from './permissions.ts';
-import {
-  ChannelType,
-  type AttachmentRecord,
-  type ChannelRecord,
-  type InteractionMetadata,
-  type MessageRecord,
-} from './records.ts';
+import { ChannelType, type AttachmentRecord, type ChannelRecord, type InteractionMetadata, type MessageRecord } from './records.ts';
 import { snowflake } from './snowflake.ts';
 import type { Receiver, World } from './world.ts';
 
@@ -42,7 +36,9 @@ export function sanitizeFilename(name: string): string {
 }
 
 export function makeAttachment(
-  file: { filename: string; bytes: Buffer }, scope: string, ephemeral: boolean,
+  file: { filename: string; bytes: Buffer },
+  scope: string,
+  ephemeral: boolean,
   meta: AttachmentMeta | null,
 ): AttachmentRecord {
   let filename = sanitizeFilename(meta?.filename ?? file.filename);
@@ -76,8 +72,11 @@ function checkUploadSize(world: World, files: UploadedFile[]): void {
  * an existing attachment keep it, and (API v10) uploads not listed in `metas` are dropped.
  */
 function resolveAttachments(
-  files: UploadedFile[], metas: AttachmentMeta[] | undefined, existing: AttachmentRecord[] | null,
-  scope: string, ephemeral: boolean,
+  files: UploadedFile[],
+  metas: AttachmentMeta[] | undefined,
+  existing: AttachmentRecord[] | null,
+  scope: string,
+  ephemeral: boolean,
 ): AttachmentRecord[] {
   const byIndex = new Map(files.map((f) => [String(f.index), f]));
   if (metas === undefined) {
@@ -110,8 +109,14 @@ function resolveAttachments(
 }
 
 function isEmpty(m: Pick<MessageRecord, 'content' | 'embeds' | 'attachments' | 'components' | 'poll'>, stickers = 0): boolean {
-  return m.content.trim().length === 0 && m.embeds.length === 0 && m.attachments.length === 0 &&
-    m.components.length === 0 && m.poll === null && stickers === 0;
+  return (
+    m.content.trim().length === 0 &&
+    m.embeds.length === 0 &&
+    m.attachments.length === 0 &&
+    m.components.length === 0 &&
+    m.poll === null &&
+    stickers === 0
+  );
 }
 
 function checkVoiceMessage(message: MessageRecord, stickers: number): void {
@@ -157,8 +162,9 @@ export function createMessage(world: World, request: NewMessage): MessageRecord 
   checkUploadSize(world, request.files);
 
   if (input.enforceNonce && input.nonce !== undefined && input.nonce !== null) {
-    const recent = store.history(channel.id).find((m) =>
-      m.authorId === request.authorId && m.nonce === input.nonce && Date.now() - m.createdAt < 120_000);
+    const recent = store
+      .history(channel.id)
+      .find((m) => m.authorId === request.authorId && m.nonce === input.nonce && Date.now() - m.createdAt < 120_000);
     if (recent) return recent;
   }
 
@@ -226,8 +232,7 @@ export function createMessage(world: World, request: NewMessage): MessageRecord 
   const stickers = input.stickerIds?.length ?? 0;
   if (isEmpty(message, stickers)) throw DiscordErrors.emptyMessage();
   checkVoiceMessage(message, stickers);
-  if (message.flags & MessageFlag.IsVoiceMessage && request.checkPermissions && channel.guildId &&
-    !(permissions & Permission.SendVoiceMessages)) {
+  if (message.flags & MessageFlag.IsVoiceMessage && request.checkPermissions && channel.guildId && !(permissions & Permission.SendVoiceMessages)) {
     throw DiscordErrors.voiceNotAllowedHere();
   }
   store.saveMessage(message);
@@ -262,9 +267,10 @@ export function editMessage(world: World, message: MessageRecord, request: EditR
     embeds: input.embeds ?? message.embeds,
     components: input.components ?? message.components,
     poll: input.poll === undefined ? message.poll : input.poll,
-    attachments: input.attachments !== undefined || request.files.length > 0
-      ? resolveAttachments(request.files, input.attachments, message.attachments, scope, message.ephemeral)
-      : message.attachments,
+    attachments:
+      input.attachments !== undefined || request.files.length > 0
+        ? resolveAttachments(request.files, input.attachments, message.attachments, scope, message.ephemeral)
+        : message.attachments,
     editedAt: Date.now(),
   };
   if (input.flags !== undefined) {
@@ -276,9 +282,8 @@ export function editMessage(world: World, message: MessageRecord, request: EditR
   }
   if (input.content !== undefined) {
     const channel = world.store.channel(message.channelId);
-    const repliedAuthorId = message.reference && message.type === 19
-      ? world.store.messages.get(message.reference.messageId)?.authorId ?? null
-      : null;
+    const repliedAuthorId =
+      message.reference && message.type === 19 ? (world.store.messages.get(message.reference.messageId)?.authorId ?? null) : null;
     const mentions = resolveMentions(world.store, {
       content: next.content,
       guild: message.guildId ? world.store.guild(message.guildId) : null,
@@ -319,19 +324,29 @@ export function deleteMessage(world: World, message: MessageRecord, deleterId: s
 
 /** Discord's MESSAGE_CONTENT rules: content is withheld unless the intent is on or an exception applies. */
 export function contentVisible(world: World, message: MessageRecord, intents: number): boolean {
-  return (intents & Intent.MessageContent) !== 0 || message.guildId === null || message.authorId === world.bot.id ||
-    message.mentionIds.includes(world.bot.id) || message.interaction !== null;
+  return (
+    (intents & Intent.MessageContent) !== 0 ||
+    message.guildId === null ||
+    message.authorId === world.bot.id ||
+    message.mentionIds.includes(world.bot.id) ||
+    message.interaction !== null
+  );
 }
 
 export function dispatchMessage(
-  world: World, event: 'MESSAGE_CREATE' | 'MESSAGE_UPDATE', message: MessageRecord, options: { referencedMessage?: boolean } = {},
+  world: World,
+  event: 'MESSAGE_CREATE' | 'MESSAGE_UPDATE',
+  message: MessageRecord,
+  options: { referencedMessage?: boolean } = {},
 ): void {
   const intent = message.guildId ? Intent.GuildMessages : Intent.DirectMessages;
-  world.gateway.dispatch(event, intent, (receiver: Receiver) => world.payloads.message(message, {
-    gateway: true,
-    contentVisible: contentVisible(world, message, receiver.intents),
-    ...(options.referencedMessage === false && { referencedMessage: false }),
-  }));
+  world.gateway.dispatch(event, intent, (receiver: Receiver) =>
+    world.payloads.message(message, {
+      gateway: true,
+      contentVisible: contentVisible(world, message, receiver.intents),
+      ...(options.referencedMessage === false && { referencedMessage: false }),
+    }),
+  );
 }
 
 /** A message as the REST API shows it to the bot. */

@@ -77,7 +77,9 @@ export function validateMessageBody(body: unknown, prefix: readonly (string | nu
   if (embeds) {
     if (embeds.length > 10) errors.maxLength(at('embeds'), 10);
     let total = 0;
-    embeds.forEach((embed, i) => { total += validateEmbed(embed, at('embeds', i), errors); });
+    embeds.forEach((embed, i) => {
+      total += validateEmbed(embed, at('embeds', i), errors);
+    });
     if (total > EMBED_TOTAL_LIMIT) {
       errors.add(at('embeds'), 'MAX_EMBED_SIZE_EXCEEDED', `Embed size exceeds maximum size of ${EMBED_TOTAL_LIMIT}`);
     }
@@ -103,9 +105,7 @@ export function validateMessageBody(body: unknown, prefix: readonly (string | nu
   }
 
   if (input.allowed_mentions !== undefined) {
-    out.allowedMentions = input.allowed_mentions === null
-      ? null
-      : validateAllowedMentions(input.allowed_mentions, at('allowed_mentions'), errors);
+    out.allowedMentions = input.allowed_mentions === null ? null : validateAllowedMentions(input.allowed_mentions, at('allowed_mentions'), errors);
   }
 
   const attachments = list(input, 'attachments', at, errors);
@@ -117,9 +117,7 @@ export function validateMessageBody(body: unknown, prefix: readonly (string | nu
   }
 
   if (input.message_reference !== undefined) {
-    out.messageReference = input.message_reference === null
-      ? null
-      : validateReference(input.message_reference, at('message_reference'), errors);
+    out.messageReference = input.message_reference === null ? null : validateReference(input.message_reference, at('message_reference'), errors);
   }
 
   if (input.nonce !== undefined && input.nonce !== null) {
@@ -141,9 +139,7 @@ export function validateMessageBody(body: unknown, prefix: readonly (string | nu
   return out;
 }
 
-function list(
-  input: Json, key: string, at: (...path: (string | number)[]) => (string | number)[], errors: FormErrors,
-): unknown[] | undefined {
+function list(input: Json, key: string, at: (...path: (string | number)[]) => (string | number)[], errors: FormErrors): unknown[] | undefined {
   const value = input[key];
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value)) {
@@ -153,9 +149,7 @@ function list(
   return value;
 }
 
-function text(
-  value: unknown, path: (string | number)[], max: number, errors: FormErrors, required = false,
-): number {
+function text(value: unknown, path: (string | number)[], max: number, errors: FormErrors, required = false): number {
   if (value === undefined || value === null) {
     if (required) errors.required(path);
     return 0;
@@ -180,7 +174,11 @@ function url(value: unknown, path: (string | number)[], errors: FormErrors, sche
     }
   }
   if (!ok) {
-    errors.add(path, 'URL_TYPE_INVALID_SCHEME', `Scheme "${String(value).split(':')[0]}" is not supported. Scheme must be one of (${schemes.map((s) => s.replace(':', '')).join(', ')}).`);
+    errors.add(
+      path,
+      'URL_TYPE_INVALID_SCHEME',
+      `Scheme "${String(value).split(':')[0]}" is not supported. Scheme must be one of (${schemes.map((s) => s.replace(':', '')).join(', ')}).`,
+    );
   }
 }
 
@@ -249,7 +247,7 @@ function validateAllowedMentions(value: unknown, path: (string | number)[], erro
     } else {
       input.parse.forEach((p: unknown, i: number) => {
         if (p !== 'users' && p !== 'roles' && p !== 'everyone') {
-          errors.add([...path, 'parse', i], 'BASE_TYPE_CHOICES', 'Value must be one of (\'roles\', \'users\', \'everyone\').');
+          errors.add([...path, 'parse', i], 'BASE_TYPE_CHOICES', "Value must be one of ('roles', 'users', 'everyone').");
         }
       });
       out.parse = input.parse.map(String);
@@ -285,8 +283,7 @@ function validateAttachmentMeta(value: unknown, path: (string | number)[], error
   }
   let waveform: string | null = null;
   if (input.waveform !== undefined && input.waveform !== null) {
-    if (typeof input.waveform !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(input.waveform) ||
-      Buffer.from(input.waveform, 'base64').length > 400) {
+    if (typeof input.waveform !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(input.waveform) || Buffer.from(input.waveform, 'base64').length > 400) {
       errors.add([...path, 'waveform'], 'BASE_TYPE_BAD_BASE64', 'Invalid waveform: must be base64 of at most 400 bytes.');
     } else waveform = input.waveform;
   }

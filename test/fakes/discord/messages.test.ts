@@ -3,13 +3,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeDiscord, type FakeDiscord } from './index.ts';
 import { readyClient } from './test-client.ts';
 
-const PNG_1x1 = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAYAAAC56t6BAAAAEklEQVR4nGP4z8DwHwyBNAMDAEQ6B/mJ5ciYAAAAAElFTkSuQmCC',
-  'base64',
-);
+const PNG_1x1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAYAAAC56t6BAAAAEklEQVR4nGP4z8DwHwyBNAMDAEQ6B/mJ5ciYAAAAAElFTkSuQmCC', 'base64');
 
 async function apiError(promise: Promise<unknown>): Promise<DiscordAPIError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(DiscordAPIError);
   return error as DiscordAPIError;
 }
@@ -73,7 +73,10 @@ describe('fake discord: bot messages through discord.js', () => {
   it('uploads files as multipart (payload_json + files[n]) and serves them from the CDN', async () => {
     const sent = await channel.send({
       content: 'see attached',
-      files: [{ attachment: PNG_1x1, name: 'my picture.png', description: 'a tiny image' }, { attachment: Buffer.from('notes'), name: 'notes.txt' }],
+      files: [
+        { attachment: PNG_1x1, name: 'my picture.png', description: 'a tiny image' },
+        { attachment: Buffer.from('notes'), name: 'notes.txt' },
+      ],
     });
     const request = fake.requests.find((r) => r.method === 'POST' && r.files.length > 0)!;
     expect(request.headers.contentType).toMatch(/^multipart\/form-data/);
@@ -145,7 +148,13 @@ describe('fake discord: bot messages through discord.js', () => {
     expect((await apiError(channel.send({ content: 'words', files: [voice], flags: MessageFlags.IsVoiceMessage }))).code).toBe(50159);
     expect((await apiError(channel.send({ files: [voice, voice], flags: MessageFlags.IsVoiceMessage }))).code).toBe(50160);
     expect((await apiError(channel.send({ files: [{ attachment: ogg, name: 'v.ogg' }], flags: MessageFlags.IsVoiceMessage }))).code).toBe(50161);
-    expect((await apiError(channel.send({ files: [{ attachment: PNG_1x1, name: 'x.png', duration: 1, waveform: 'AA==' }], flags: MessageFlags.IsVoiceMessage }))).code).toBe(50160);
+    expect(
+      (
+        await apiError(
+          channel.send({ files: [{ attachment: PNG_1x1, name: 'x.png', duration: 1, waveform: 'AA==' }], flags: MessageFlags.IsVoiceMessage }),
+        )
+      ).code,
+    ).toBe(50160);
   });
 
   it('deletes messages with MESSAGE_DELETE and 404s them afterwards', async () => {
@@ -205,7 +214,11 @@ describe('fake discord: bot messages through discord.js', () => {
     const bot = `<@${fake.botUser.id}>`;
     const sent = fake.sendMessage({ channelId: fake.textChannel.id, content: `${bot} see https://example.com/a` });
     const id = sent.id as string;
-    const updates = () => fake.dispatched('MESSAGE_UPDATE').filter((e) => e.d.id === id).map((e) => e.d);
+    const updates = () =>
+      fake
+        .dispatched('MESSAGE_UPDATE')
+        .filter((e) => e.d.id === id)
+        .map((e) => e.d);
 
     fake.unfurlLinks({ channelId: fake.textChannel.id, messageId: id });
     expect(updates()[0]).toMatchObject({
@@ -218,9 +231,18 @@ describe('fake discord: bot messages through discord.js', () => {
 
     const later = Date.now() + 11 * 60_000;
     fake.editUserMessage({ channelId: fake.textChannel.id, messageId: id, content: 'no mention any more', at: later });
-    expect(updates()[1]).toMatchObject({ content: 'no mention any more', edited_timestamp: new Date(later).toISOString().replace('Z', '000+00:00'), mentions: [] });
+    expect(updates()[1]).toMatchObject({
+      content: 'no mention any more',
+      edited_timestamp: new Date(later).toISOString().replace('Z', '000+00:00'),
+      mentions: [],
+    });
 
-    const reply = fake.sendMessage({ channelId: fake.textChannel.id, authorId: fake.users.bob.id, content: 'agreed', messageReference: { messageId: id } });
+    const reply = fake.sendMessage({
+      channelId: fake.textChannel.id,
+      authorId: fake.users.bob.id,
+      content: 'agreed',
+      messageReference: { messageId: id },
+    });
     fake.editUserMessage({ channelId: fake.textChannel.id, messageId: reply.id as string, content: 'agreed!' });
     expect(fake.message(reply.id as string)!.mentionIds).toEqual([fake.users.alice.id]);
   });

@@ -41,12 +41,26 @@ export const ALL_PERMISSIONS = (1n << 52n) - 1n;
 
 /** What a fresh guild grants @everyone. */
 export const DEFAULT_EVERYONE_PERMISSIONS =
-  Permission.CreateInstantInvite | Permission.AddReactions | Permission.Stream | Permission.ViewChannel |
-  Permission.SendMessages | Permission.EmbedLinks | Permission.AttachFiles | Permission.ReadMessageHistory |
-  Permission.UseExternalEmojis | Permission.Connect | Permission.Speak | Permission.UseVAD |
-  Permission.ChangeNickname | Permission.UseApplicationCommands | Permission.CreatePublicThreads |
-  Permission.CreatePrivateThreads | Permission.SendMessagesInThreads | Permission.SendVoiceMessages |
-  Permission.SendPolls | Permission.UseExternalApps;
+  Permission.CreateInstantInvite |
+  Permission.AddReactions |
+  Permission.Stream |
+  Permission.ViewChannel |
+  Permission.SendMessages |
+  Permission.EmbedLinks |
+  Permission.AttachFiles |
+  Permission.ReadMessageHistory |
+  Permission.UseExternalEmojis |
+  Permission.Connect |
+  Permission.Speak |
+  Permission.UseVAD |
+  Permission.ChangeNickname |
+  Permission.UseApplicationCommands |
+  Permission.CreatePublicThreads |
+  Permission.CreatePrivateThreads |
+  Permission.SendMessagesInThreads |
+  Permission.SendVoiceMessages |
+  Permission.SendPolls |
+  Permission.UseExternalApps;
 
 export interface PermissionOverwrite {
   id: string;

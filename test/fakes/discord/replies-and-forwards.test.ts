@@ -20,18 +20,25 @@ describe('fake discord: users replying to and forwarding messages', () => {
   });
 
   /** Resolves with the next message discord.js emits whose id is `id`. */
-  const created = (id: () => string | undefined) => new Promise<Message>((resolve) => {
-    client.on('messageCreate', (message) => {
-      if (message.id === id()) resolve(message);
+  const created = (id: () => string | undefined) =>
+    new Promise<Message>((resolve) => {
+      client.on('messageCreate', (message) => {
+        if (message.id === id()) resolve(message);
+      });
     });
-  });
   const createEvent = (id: string) => fake.dispatched('MESSAGE_CREATE').find((e) => e.d.id === id)!.d;
 
   it('sends a reply with the original as referenced_message, which discord.js caches; GET shows it too', async () => {
-    const original = fake.sendMessage({ channelId: channel.id, authorId: fake.users.bob.id, content: 'look', attachments: [{ filename: 'a.txt', bytes: Buffer.from('hi') }] });
+    const original = fake.sendMessage({
+      channelId: channel.id,
+      authorId: fake.users.bob.id,
+      content: 'look',
+      attachments: [{ filename: 'a.txt', bytes: Buffer.from('hi') }],
+    });
     let replyId: string | undefined;
     const arrived = created(() => replyId);
-    replyId = fake.sendMessage({ channelId: channel.id, content: 'what is it?', messageReference: { messageId: original.id as string } }).id as string;
+    replyId = fake.sendMessage({ channelId: channel.id, content: 'what is it?', messageReference: { messageId: original.id as string } })
+      .id as string;
     const reply = await arrived;
     expect(createEvent(replyId)).toMatchObject({
       type: 19,
@@ -48,7 +55,10 @@ describe('fake discord: users replying to and forwarding messages', () => {
   it('can leave referenced_message out of the event, and sends it as null once the original is deleted', async () => {
     const original = fake.sendMessage({ channelId: channel.id, authorId: fake.users.bob.id, content: 'first' });
     const unfetched = fake.sendMessage({
-      channelId: channel.id, content: 'about that', messageReference: { messageId: original.id as string }, omitReferencedMessage: true,
+      channelId: channel.id,
+      content: 'about that',
+      messageReference: { messageId: original.id as string },
+      omitReferencedMessage: true,
     });
     expect(createEvent(unfetched.id as string)).not.toHaveProperty('referenced_message');
     expect(createEvent(unfetched.id as string)).toMatchObject({ message_reference: { message_id: original.id } });
@@ -63,10 +73,12 @@ describe('fake discord: users replying to and forwarding messages', () => {
 
   it('forwards a message as type 0 with no content, a FORWARD reference and a snapshot that discord.js maps', async () => {
     const original = fake.sendMessage({
-      channelId: channel.id, authorId: fake.users.bob.id, content: `meeting at 9 <@${fake.users.alice.id}>`,
+      channelId: channel.id,
+      authorId: fake.users.bob.id,
+      content: `meeting at 9 <@${fake.users.alice.id}>`,
       attachments: [{ filename: 'agenda.txt', bytes: Buffer.from('1. budget') }],
     });
-    const dm = await client.users.createDM(fake.users.alice.id) as DMChannel;
+    const dm = (await client.users.createDM(fake.users.alice.id)) as DMChannel;
     let forwardId: string | undefined;
     const arrived = created(() => forwardId);
     forwardId = fake.forwardMessage({ channelId: dm.id, source: { channelId: channel.id, messageId: original.id as string } }).id as string;
@@ -78,12 +90,17 @@ describe('fake discord: users replying to and forwarding messages', () => {
       attachments: [],
       flags: MessageFlag.HasSnapshot,
       message_reference: { type: 1, message_id: original.id, channel_id: channel.id, guild_id: fake.guild.id },
-      message_snapshots: [{
-        message: {
-          type: 0, content: `meeting at 9 <@${fake.users.alice.id}>`, mentions: [{ id: fake.users.alice.id }], flags: 0,
-          attachments: [{ filename: 'agenda.txt', content_type: 'text/plain; charset=utf-8' }],
+      message_snapshots: [
+        {
+          message: {
+            type: 0,
+            content: `meeting at 9 <@${fake.users.alice.id}>`,
+            mentions: [{ id: fake.users.alice.id }],
+            flags: 0,
+            attachments: [{ filename: 'agenda.txt', content_type: 'text/plain; charset=utf-8' }],
+          },
         },
-      }],
+      ],
     });
     expect(event).not.toHaveProperty('referenced_message');
     const snapshotFields = Object.keys((event.message_snapshots as { message: Json }[])[0]!.message);
@@ -118,15 +135,18 @@ describe('fake discord: users replying to and forwarding messages', () => {
 
   it('keeps a forwarded voice message flagged as one, and refuses what Discord refuses', async () => {
     const voice = fake.sendMessage({
-      channelId: channel.id, authorId: fake.users.bob.id, flags: MessageFlag.IsVoiceMessage,
+      channelId: channel.id,
+      authorId: fake.users.bob.id,
+      flags: MessageFlag.IsVoiceMessage,
       attachments: [{ filename: 'voice-message.ogg', bytes: Buffer.from('OggS'), durationSecs: 1, waveform: 'AAAA' }],
     });
     const forward = fake.forwardMessage({ channelId: fake.dmChannel.id, source: { channelId: channel.id, messageId: voice.id as string } });
     expect(forward).toMatchObject({ message_snapshots: [{ message: { flags: MessageFlag.IsVoiceMessage, attachments: [{ duration_secs: 1 }] } }] });
 
     const stranger = fake.addUser({ username: 'stranger' });
-    expect(() => fake.forwardMessage({ channelId: fake.dmChannelFor(stranger.id).id, source: { channelId: channel.id, messageId: voice.id as string } }))
-      .toThrow(/cannot see/);
+    expect(() =>
+      fake.forwardMessage({ channelId: fake.dmChannelFor(stranger.id).id, source: { channelId: channel.id, messageId: voice.id as string } }),
+    ).toThrow(/cannot see/);
     fake.deleteUserMessage({ channelId: channel.id, messageId: voice.id as string });
     expect(() => fake.forwardMessage({ channelId: fake.dmChannel.id, source: { channelId: channel.id, messageId: voice.id as string } })).toThrow();
   });

@@ -29,7 +29,11 @@ export interface RouteDef {
 }
 
 export function route(
-  method: string, pattern: string, group: BucketGroup | null, handle: RouteDef['handle'], auth: 'bot' | 'none' = 'bot',
+  method: string,
+  pattern: string,
+  group: BucketGroup | null,
+  handle: RouteDef['handle'],
+  auth: 'bot' | 'none' = 'bot',
 ): RouteDef {
   return { method, pattern, group, auth, handle };
 }
@@ -145,7 +149,11 @@ export class RestRouter {
       );
       record.body = parsed.value ? parsed.value.payload : raw.toString('utf8');
       record.files = (parsed.value?.files ?? []).map((f) => ({
-        field: f.field, filename: f.filename, contentType: f.contentType, size: f.bytes.length, bytes: f.bytes,
+        field: f.field,
+        filename: f.filename,
+        contentType: f.contentType,
+        size: f.bytes.length,
+        bytes: f.bytes,
       }));
       if (found.route.auth === 'bot' && req.headers.authorization !== `Bot ${this.#world.options.token}`) {
         throw DiscordErrors.unauthorized();
@@ -153,7 +161,11 @@ export class RestRouter {
       headers = this.#rateLimit(found.route, method, found.params);
       if (!parsed.value) throw parsed.error;
       const result = await found.route.handle({
-        world: this.#world, method, params: found.params, query: url.searchParams, body: parsed.value.payload,
+        world: this.#world,
+        method,
+        params: found.params,
+        query: url.searchParams,
+        body: parsed.value.payload,
         files: parsed.value.files,
       });
       status = result.status;

@@ -1,13 +1,6 @@
 import { DiscordErrors, FormErrors, jsonError } from './errors.ts';
 import { Intent } from './intents.ts';
-import {
-  CHANNEL_CREATE_FLAGS,
-  createMessage,
-  deleteMessage,
-  dispatchMessage,
-  editMessage,
-  restMessage,
-} from './message-service.ts';
+import { CHANNEL_CREATE_FLAGS, createMessage, deleteMessage, dispatchMessage, editMessage, restMessage } from './message-service.ts';
 import { MessageFlag, validateMessageBody } from './message-validation.ts';
 import { Permission } from './permissions.ts';
 import { ChannelType, type ChannelRecord, type Json } from './records.ts';
@@ -75,7 +68,8 @@ function openThread(world: World, parent: ChannelRecord, options: { id?: string;
 
 export const channelRoutes: RouteDef[] = [
   route('GET', '/channels/:channel_id', 'default', ({ world, params }) => ({
-    status: 200, body: world.payloads.channel(visibleChannel(world, params.channel_id as string)),
+    status: 200,
+    body: world.payloads.channel(visibleChannel(world, params.channel_id as string)),
   })),
   route('POST', '/channels/:channel_id/typing', 'typing', ({ world, params }) => {
     const channel = visibleChannel(world, params.channel_id as string);
@@ -133,7 +127,12 @@ export const channelRoutes: RouteDef[] = [
     const options = threadOptions(body);
     requirePermission(world, channel, Permission.CreatePublicThreads);
     if (starter.threadId) throw jsonError(400, 160004, 'A thread has already been created for this message');
-    const thread = openThread(world, channel, { id: starter.id, name: options.name, type: ChannelType.PublicThread, autoArchive: options.autoArchive });
+    const thread = openThread(world, channel, {
+      id: starter.id,
+      name: options.name,
+      type: ChannelType.PublicThread,
+      autoArchive: options.autoArchive,
+    });
     starter.threadId = thread.id;
     starter.flags |= MessageFlag.HasThread;
     dispatchMessage(world, 'MESSAGE_UPDATE', starter);

@@ -34,16 +34,33 @@ function scope(context: RouteContext): { world: World; guildId: string | null } 
 }
 
 function sameDefinition(record: CommandRecord, command: ValidCommand): boolean {
-  return JSON.stringify([record.description, record.options, record.defaultMemberPermissions, record.nsfw, record.contexts,
-    record.integrationTypes, record.nameLocalizations, record.descriptionLocalizations]) ===
-    JSON.stringify([command.description, command.options, command.defaultMemberPermissions, command.nsfw, command.contexts,
-      command.integrationTypes, command.nameLocalizations, command.descriptionLocalizations]);
+  return (
+    JSON.stringify([
+      record.description,
+      record.options,
+      record.defaultMemberPermissions,
+      record.nsfw,
+      record.contexts,
+      record.integrationTypes,
+      record.nameLocalizations,
+      record.descriptionLocalizations,
+    ]) ===
+    JSON.stringify([
+      command.description,
+      command.options,
+      command.defaultMemberPermissions,
+      command.nsfw,
+      command.contexts,
+      command.integrationTypes,
+      command.nameLocalizations,
+      command.descriptionLocalizations,
+    ])
+  );
 }
 
 /** Saves a command, keeping the id of an existing one with the same name and type, as Discord does. */
 function upsert(world: World, guildId: string | null, command: ValidCommand): { record: CommandRecord; created: boolean } {
-  const existing = world.store.guildCommands(world.applicationId, guildId)
-    .find((c) => c.name === command.name && c.type === command.type);
+  const existing = world.store.guildCommands(world.applicationId, guildId).find((c) => c.name === command.name && c.type === command.type);
   const record: CommandRecord = {
     id: existing?.id ?? snowflake(),
     applicationId: world.applicationId,

@@ -40,9 +40,25 @@ function application(world: World): Json {
 }
 
 function restGuild(world: World, guild: GuildRecord, withCounts: boolean): Json {
-  const { members, channels, threads, voice_states, presences, stage_instances, guild_scheduled_events,
-    soundboard_sounds, embedded_activities, activity_instances, joined_at, large, unavailable, lazy, member_count,
-    version, ...rest } = world.payloads.guildCreate(guild, []);
+  const {
+    members,
+    channels,
+    threads,
+    voice_states,
+    presences,
+    stage_instances,
+    guild_scheduled_events,
+    soundboard_sounds,
+    embedded_activities,
+    activity_instances,
+    joined_at,
+    large,
+    unavailable,
+    lazy,
+    member_count,
+    version,
+    ...rest
+  } = world.payloads.guildCreate(guild, []);
   return {
     ...rest,
     ...(withCounts ? { approximate_member_count: guild.members.size, approximate_presence_count: 0 } : {}),
@@ -69,14 +85,22 @@ export const coreRoutes: RouteDef[] = [
     body: { ...world.payloads.user(world.bot), verified: true, mfa_enabled: false, locale: 'en-US', email: null },
   })),
   route('GET', '/users/:user_id', 'default', ({ world, params }) => ({
-    status: 200, body: world.payloads.user(world.store.user(params.user_id as string)),
+    status: 200,
+    body: world.payloads.user(world.store.user(params.user_id as string)),
   })),
   route('GET', '/users/@me/guilds', 'default', ({ world }) => ({
     status: 200,
-    body: [...world.store.guilds.values()].filter((g) => g.members.has(world.bot.id)).map((g) => ({
-      id: g.id, name: g.name, icon: null, banner: null, owner: g.ownerId === world.bot.id,
-      permissions: world.payloads.permissionsIn(g, world.bot.id, null).toString(), features: [],
-    })),
+    body: [...world.store.guilds.values()]
+      .filter((g) => g.members.has(world.bot.id))
+      .map((g) => ({
+        id: g.id,
+        name: g.name,
+        icon: null,
+        banner: null,
+        owner: g.ownerId === world.bot.id,
+        permissions: world.payloads.permissionsIn(g, world.bot.id, null).toString(),
+        features: [],
+      })),
   })),
   route('POST', '/users/@me/channels', 'default', ({ world, body }) => {
     const recipient = (body as Json | null)?.recipient_id;
@@ -98,11 +122,15 @@ export const coreRoutes: RouteDef[] = [
     const guild = botGuild(world, params.guild_id as string);
     return {
       status: 200,
-      body: guild.channelIds.map((id) => world.store.channel(id)).filter((c) => !c.thread).map((c) => world.payloads.channel(c)),
+      body: guild.channelIds
+        .map((id) => world.store.channel(id))
+        .filter((c) => !c.thread)
+        .map((c) => world.payloads.channel(c)),
     };
   }),
   route('GET', '/guilds/:guild_id/roles', 'default', ({ world, params }) => ({
-    status: 200, body: [...botGuild(world, params.guild_id as string).roles.values()].map((r) => world.payloads.role(r)),
+    status: 200,
+    body: [...botGuild(world, params.guild_id as string).roles.values()].map((r) => world.payloads.role(r)),
   })),
   route('GET', '/guilds/:guild_id/members/:user_id', 'default', ({ world, params }) => {
     botGuild(world, params.guild_id as string);

@@ -1,12 +1,5 @@
 import { DiscordErrors, FormErrors } from './errors.ts';
-import {
-  INTERACTION_CREATE_FLAGS,
-  createMessage,
-  deleteMessage,
-  dispatchMessage,
-  editMessage,
-  restMessage,
-} from './message-service.ts';
+import { INTERACTION_CREATE_FLAGS, createMessage, deleteMessage, dispatchMessage, editMessage, restMessage } from './message-service.ts';
 import { MessageFlag, validateMessageBody } from './message-validation.ts';
 import type { UploadedFile } from './multipart.ts';
 import type { InteractionRecord, Json, MessageRecord } from './records.ts';
@@ -28,8 +21,13 @@ const CallbackType = {
 /** Response types Discord accepts per interaction type (2 command, 3 component). */
 const ALLOWED_RESPONSES: Record<number, number[]> = {
   2: [CallbackType.ChannelMessageWithSource, CallbackType.DeferredChannelMessageWithSource, CallbackType.Modal],
-  3: [CallbackType.ChannelMessageWithSource, CallbackType.DeferredChannelMessageWithSource,
-    CallbackType.DeferredUpdateMessage, CallbackType.UpdateMessage, CallbackType.Modal],
+  3: [
+    CallbackType.ChannelMessageWithSource,
+    CallbackType.DeferredChannelMessageWithSource,
+    CallbackType.DeferredUpdateMessage,
+    CallbackType.UpdateMessage,
+    CallbackType.Modal,
+  ],
 };
 
 function metadata(interaction: InteractionRecord, originalResponseMessageId: string | null) {
@@ -64,12 +62,33 @@ function respondWithMessage(world: World, interaction: InteractionRecord, data: 
 function loadingMessage(world: World, interaction: InteractionRecord, ephemeral: boolean): MessageRecord {
   const channel = world.store.channel(interaction.channelId);
   const message: MessageRecord = {
-    id: snowflake(), channelId: channel.id, guildId: channel.guildId, authorId: world.bot.id,
-    type: interaction.type === 2 ? 20 : 0, content: '', embeds: [], components: [], attachments: [],
-    flags: MessageFlag.Loading | (ephemeral ? MessageFlag.Ephemeral : 0), tts: false, nonce: null, createdAt: Date.now(),
-    editedAt: null, mentionIds: [], mentionRoleIds: [], mentionEveryone: false, allowedMentions: null, reference: null, snapshots: [],
-    webhookId: world.applicationId, applicationId: world.applicationId, interaction: metadata(interaction, null),
-    ephemeral, threadId: null, poll: null, deleted: false,
+    id: snowflake(),
+    channelId: channel.id,
+    guildId: channel.guildId,
+    authorId: world.bot.id,
+    type: interaction.type === 2 ? 20 : 0,
+    content: '',
+    embeds: [],
+    components: [],
+    attachments: [],
+    flags: MessageFlag.Loading | (ephemeral ? MessageFlag.Ephemeral : 0),
+    tts: false,
+    nonce: null,
+    createdAt: Date.now(),
+    editedAt: null,
+    mentionIds: [],
+    mentionRoleIds: [],
+    mentionEveryone: false,
+    allowedMentions: null,
+    reference: null,
+    snapshots: [],
+    webhookId: world.applicationId,
+    applicationId: world.applicationId,
+    interaction: metadata(interaction, null),
+    ephemeral,
+    threadId: null,
+    poll: null,
+    deleted: false,
   };
   world.store.saveMessage(message);
   if (!ephemeral) dispatchMessage(world, 'MESSAGE_CREATE', message);
@@ -109,7 +128,12 @@ function callback(context: RouteContext) {
     if (typeof type !== 'number' || !allowed.includes(type)) {
       const errors = new FormErrors();
       if (type === undefined) errors.required(['type']);
-      else errors.add(['type'], 'INTERACTION_RESPONSE_TYPE_INVALID', `Interaction response type must be one of {${allowed.join(', ')}} for this interaction.`);
+      else
+        errors.add(
+          ['type'],
+          'INTERACTION_RESPONSE_TYPE_INVALID',
+          `Interaction response type must be one of {${allowed.join(', ')}} for this interaction.`,
+        );
       errors.throwIfAny();
     }
     let message: MessageRecord | null = null;

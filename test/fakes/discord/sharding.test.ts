@@ -53,14 +53,31 @@ describe('fake discord: sharding like Discord', () => {
     clients.push(client);
 
     expect(client.options.shardCount).toBe(2);
-    expect(fake.gatewayReceived.filter((p) => p.op === 2).map((p) => (p.d as { shard: number[] }).shard).sort()).toEqual([[0, 2], [1, 2]]);
+    expect(
+      fake.gatewayReceived
+        .filter((p) => p.op === 2)
+        .map((p) => (p.d as { shard: number[] }).shard)
+        .sort(),
+    ).toEqual([
+      [0, 2],
+      [1, 2],
+    ]);
     const all = [fake.guild, ...guilds];
     for (const shard of [0, 1]) {
       const [ready] = fake.dispatched('READY').filter((e) => e.shard[0] === shard);
-      const expected = all.filter((g) => shardOf(g.id, 2) === shard).map((g) => g.id).sort();
+      const expected = all
+        .filter((g) => shardOf(g.id, 2) === shard)
+        .map((g) => g.id)
+        .sort();
       expect((ready!.d.guilds as { id: string }[]).map((g) => g.id).sort()).toEqual(expected);
       expect(ready?.d.shard).toEqual([shard, 2]);
-      expect(fake.dispatched('GUILD_CREATE').filter((e) => e.shard[0] === shard).map((e) => e.d.id).sort()).toEqual(expected);
+      expect(
+        fake
+          .dispatched('GUILD_CREATE')
+          .filter((e) => e.shard[0] === shard)
+          .map((e) => e.d.id)
+          .sort(),
+      ).toEqual(expected);
     }
     for (const guild of all) expect(client.guilds.cache.get(guild.id)?.shardId).toBe(shardOf(guild.id, 2));
   });
@@ -83,7 +100,11 @@ describe('fake discord: sharding like Discord', () => {
     expect(seen).toEqual([['in the shard 0 guild', 'a direct message'], ['in the shard 1 guild']]);
     expect(zero.guilds.cache.has(later.id)).toBe(false);
     const routed = fake.dispatched('MESSAGE_CREATE').map((e) => [e.shard[0], e.d.content]);
-    expect(routed.sort()).toEqual([[0, 'a direct message'], [0, 'in the shard 0 guild'], [1, 'in the shard 1 guild']]);
+    expect(routed.sort()).toEqual([
+      [0, 'a direct message'],
+      [0, 'in the shard 0 guild'],
+      [1, 'in the shard 1 guild'],
+    ]);
   });
 
   it('closes with 4010 Invalid shard for an id outside the count, or a count other than the one it requires', async () => {

@@ -65,8 +65,15 @@ export class Store {
       createdAt: discordTimestamp(),
     };
     guild.roles.set(id, {
-      id, guildId: id, name: '@everyone', permissions: input.everyonePermissions, position: 0,
-      color: 0, hoist: false, mentionable: false, botId: null,
+      id,
+      guildId: id,
+      name: '@everyone',
+      permissions: input.everyonePermissions,
+      position: 0,
+      color: 0,
+      hoist: false,
+      mentionable: false,
+      botId: null,
     });
     this.guilds.set(id, guild);
     return guild;
@@ -75,8 +82,15 @@ export class Store {
   addRole(guildId: string, input: { name: string; permissions: bigint; mentionable?: boolean; botId?: string | null }): RoleRecord {
     const guild = this.guild(guildId);
     const role: RoleRecord = {
-      id: snowflake(), guildId, name: input.name, permissions: input.permissions, position: guild.roles.size,
-      color: 0, hoist: false, mentionable: input.mentionable ?? false, botId: input.botId ?? null,
+      id: snowflake(),
+      guildId,
+      name: input.name,
+      permissions: input.permissions,
+      position: guild.roles.size,
+      color: 0,
+      hoist: false,
+      mentionable: input.mentionable ?? false,
+      botId: input.botId ?? null,
     };
     guild.roles.set(role.id, role);
     return role;

@@ -17,17 +17,20 @@ describe('fake discord: voice states and user limits as discord.js sees them', (
     await fake.close();
   });
 
-  const joinAsBot = (channelId: string | null) => client!.guilds.cache.get(fake.guild.id)!.shard.send({
-    op: 4, d: { guild_id: fake.guild.id, channel_id: channelId, self_mute: false, self_deaf: true },
-  });
-  const nextVoiceState = (userId: string) => new Promise<VoiceState>((resolve) => {
-    const listener = (_old: VoiceState, state: VoiceState) => {
-      if (state.id !== userId) return;
-      client!.off('voiceStateUpdate', listener);
-      resolve(state);
-    };
-    client!.on('voiceStateUpdate', listener);
-  });
+  const joinAsBot = (channelId: string | null) =>
+    client!.guilds.cache.get(fake.guild.id)!.shard.send({
+      op: 4,
+      d: { guild_id: fake.guild.id, channel_id: channelId, self_mute: false, self_deaf: true },
+    });
+  const nextVoiceState = (userId: string) =>
+    new Promise<VoiceState>((resolve) => {
+      const listener = (_old: VoiceState, state: VoiceState) => {
+        if (state.id !== userId) return;
+        client!.off('voiceStateUpdate', listener);
+        resolve(state);
+      };
+      client!.on('voiceStateUpdate', listener);
+    });
 
   it('gives voice channels their user limit and lists who is in them at login', async () => {
     const small = fake.addChannel({ name: 'Small', type: ChannelType.GuildVoice, userLimit: 2 });
@@ -67,7 +70,9 @@ describe('fake discord: voice states and user limits as discord.js sees them', (
 
   it('lets a bot that may manage the channel into it when full', async () => {
     const small = fake.addChannel({
-      name: 'Staff', type: ChannelType.GuildVoice, userLimit: 1,
+      name: 'Staff',
+      type: ChannelType.GuildVoice,
+      userLimit: 1,
       permissionOverwrites: [{ id: fake.roles.bot.id, type: 0, allow: (1n << 4n).toString(), deny: '0' }], // Manage Channels
     });
     fake.setVoiceState({ userId: fake.users.alice.id, channelId: small.id });

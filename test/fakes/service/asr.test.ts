@@ -26,7 +26,13 @@ const asr = (mime: string, bytes: Buffer, extra: object = {}) => ({
 describe('speech recognition', () => {
   it('transcribes a WAV by its duration and language, with audio usage', async () => {
     const body = await postChat(emu, asr('audio/wav', wavBytes(3.25), { asr_options: { language: 'en' } }));
-    expect(body.choices[0].message).toEqual({ role: 'assistant', content: 'Transcript of 3.25 s of audio (language: en).', tool_calls: null, audio: null, audio_tokens: [] });
+    expect(body.choices[0].message).toEqual({
+      role: 'assistant',
+      content: 'Transcript of 3.25 s of audio (language: en).',
+      tool_calls: null,
+      audio: null,
+      audio_tokens: [],
+    });
     expect(body.usage.seconds).toBe(4);
     expect(body.usage.prompt_tokens_details.audio_tokens).toBe(82);
   });

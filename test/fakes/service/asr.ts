@@ -21,11 +21,7 @@ export function transcribe(audios: AudioInput[], language: string | undefined, r
   return audios
     .map((audio) => {
       const query = { sha256: audio.sha256, bytes: audio.bytes, format: audio.format, seconds: audio.seconds, language: language ?? 'auto' };
-      return (
-        registry.get(audio.sha256) ??
-        hook?.(query) ??
-        `Transcript of ${audio.seconds.toFixed(2)} s of audio (language: ${query.language}).`
-      );
+      return registry.get(audio.sha256) ?? hook?.(query) ?? `Transcript of ${audio.seconds.toFixed(2)} s of audio (language: ${query.language}).`;
     })
     .join(' ');
 }

@@ -75,7 +75,10 @@ function textAnswer(request: ChatRequest, context: AnswerContext): ChatAnswer {
   const toolsAllowed = request.toolChoice !== 'none' && request.turns.at(-1)?.role === 'user';
   const calls = toolsAllowed ? requestedToolCalls(text, request.functionTools) : [];
   const results = toolResultsReply(request.turns);
-  const searched = calls.length === 0 && results === null && request.webSearch && shouldSearch(request.webSearch, text) ? search(request.webSearch, text) : undefined;
+  const searched =
+    calls.length === 0 && results === null && request.webSearch && shouldSearch(request.webSearch, text)
+      ? search(request.webSearch, text)
+      : undefined;
 
   let reply: string | null;
   let reasoning: string | undefined;

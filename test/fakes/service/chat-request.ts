@@ -89,7 +89,10 @@ function parseTools(body: Json, model: ModelSpec, models: ModelSpec[]): { functi
     if (!isObject(tool)) throw invalid('invalid_value', `tools[${i}] must be an object.`);
     if (tool.type === 'web_search') {
       if (!model.webSearch) {
-        throw invalid('unsupported_capability', `The web_search tool is not supported by model ${model.id}; use one of ${idsWith(models, 'webSearch')}.`);
+        throw invalid(
+          'unsupported_capability',
+          `The web_search tool is not supported by model ${model.id}; use one of ${idsWith(models, 'webSearch')}.`,
+        );
       }
       const location = isObject(tool.user_location) ? tool.user_location : undefined;
       const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
@@ -108,7 +111,8 @@ function parseTools(body: Json, model: ModelSpec, models: ModelSpec[]): { functi
     if (typeof name !== 'string' || !/^[a-zA-Z0-9_-]{1,64}$/.test(name)) {
       throw invalid('invalid_value', `tools[${i}].function.name must match ^[a-zA-Z0-9_-]{1,64}$.`);
     }
-    if (parameters !== undefined && !isObject(parameters)) throw invalid('invalid_value', `tools[${i}].function.parameters must be a JSON schema object.`);
+    if (parameters !== undefined && !isObject(parameters))
+      throw invalid('invalid_value', `tools[${i}].function.parameters must be a JSON schema object.`);
     functions.push({ name, parameters: parameters ?? {} });
   });
   return { functions, webSearch };
@@ -128,7 +132,10 @@ function parseAudioOptions(body: Json, model: ModelSpec, limits: ChatLimits, str
   }
   const wanted = stream ? 'pcm16' : 'wav';
   if (audio.format !== wanted) {
-    throw invalid('invalid_value', `audio.format "${audio.format}" is not supported ${stream ? 'when streaming' : 'without streaming'}; use "${wanted}".`);
+    throw invalid(
+      'invalid_value',
+      `audio.format "${audio.format}" is not supported ${stream ? 'when streaming' : 'without streaming'}; use "${wanted}".`,
+    );
   }
   if (!limits.voices.includes(audio.voice)) {
     throw invalid('invalid_value', `audio.voice "${audio.voice}" is unknown; use one of ${limits.voices.join(', ')}.`);
@@ -224,7 +231,10 @@ function checkToolPairing(turns: Turn[]): void {
       for (let j = i + 1; j < turns.length && turns[j]!.role === 'tool'; j += 1) answered.add(turns[j]!.toolCallId!);
       const missing = turn.toolCalls.filter((c) => !answered.has(c.id));
       if (missing.length > 0) {
-        throw invalid('invalid_value', `messages[${i}] has tool_calls that are not answered by tool messages: ${missing.map((c) => c.id).join(', ')}.`);
+        throw invalid(
+          'invalid_value',
+          `messages[${i}] has tool_calls that are not answered by tool messages: ${missing.map((c) => c.id).join(', ')}.`,
+        );
       }
     }
     if (turn.role === 'tool') {

@@ -11,7 +11,13 @@ import type { EmulatorState, RecordedRequest } from './state.ts';
 import { reasoningKept } from './tool-calls.ts';
 
 /** POST /v1/chat/completions, after authentication and fault handling. */
-export async function chatRoute(state: EmulatorState, record: RecordedRequest, res: ServerResponse, fault: StreamFault | undefined, signal: AbortSignal): Promise<void> {
+export async function chatRoute(
+  state: EmulatorState,
+  record: RecordedRequest,
+  res: ServerResponse,
+  fault: StreamFault | undefined,
+  signal: AbortSignal,
+): Promise<void> {
   const request = await parseChatRequest(record.body, { models: state.models, voices: state.voices });
   record.reasoningKept = reasoningKept(request.turns, state.reasoningSent);
   const rawMessages = (record.body as { messages: unknown[] }).messages;

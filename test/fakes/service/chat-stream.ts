@@ -24,7 +24,9 @@ export function chatStreamEvents(identity: ResponseIdentity, answer: ChatAnswer,
     events.push(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }));
     for (let at = 0; at < call.arguments.length; at += argumentFragment) {
       const fragment = call.arguments.slice(at, at + argumentFragment);
-      events.push(chunk({ tool_calls: [{ index, function: { arguments: fragment } }] }, null, pace.tokensPerSecond > 0 ? 1000 / pace.tokensPerSecond : 0));
+      events.push(
+        chunk({ tool_calls: [{ index, function: { arguments: fragment } }] }, null, pace.tokensPerSecond > 0 ? 1000 / pace.tokensPerSecond : 0),
+      );
     }
   });
   if (answer.speech) {

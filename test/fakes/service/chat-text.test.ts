@@ -12,7 +12,8 @@ beforeAll(async () => {
 });
 afterAll(() => emu.close());
 
-const ask = (content: string, extra: object = {}, model = 'svc-v2-flash') => postChat(emu, { model, messages: [{ role: 'user', content }], ...extra });
+const ask = (content: string, extra: object = {}, model = 'svc-v2-flash') =>
+  postChat(emu, { model, messages: [{ role: 'user', content }], ...extra });
 
 describe('text chat', () => {
   it('echoes the last user message in an OpenAI-shaped completion', async () => {
@@ -20,7 +21,9 @@ describe('text chat', () => {
     expect(body).toMatchObject({ object: 'chat.completion', model: 'svc-v2-flash' });
     expect(body.id).toMatch(/^[0-9a-f]{32}$/);
     expect(Math.abs(body.created - Date.now() / 1000)).toBeLessThan(5);
-    expect(body.choices).toEqual([{ index: 0, message: { role: 'assistant', content: 'Echo: Hello, world', tool_calls: null }, finish_reason: 'stop' }]);
+    expect(body.choices).toEqual([
+      { index: 0, message: { role: 'assistant', content: 'Echo: Hello, world', tool_calls: null }, finish_reason: 'stop' },
+    ]);
     const usage = body.usage;
     expect(usage.total_tokens).toBe(usage.prompt_tokens + usage.completion_tokens);
     expect(usage.completion_tokens).toBeGreaterThan(2);
@@ -33,7 +36,8 @@ describe('text chat', () => {
       { role: 'user', content: 'My name is Ada.' },
       { role: 'assistant', content: 'Hi Ada.' },
     ];
-    const reply = async (content: string) => (await postChat(emu, { model: 'svc-v2-flash', messages: [...messages, { role: 'user', content }] })).choices[0].message.content;
+    const reply = async (content: string) =>
+      (await postChat(emu, { model: 'svc-v2-flash', messages: [...messages, { role: 'user', content }] })).choices[0].message.content;
     expect(await reply('what did I say first?')).toBe('You first said: My name is Ada.');
     expect(await reply('alice: recall')).toBe('You first said: My name is Ada.');
     expect(await reply('count turns')).toBe('Messages: 4 (system 1, user 2, assistant 1, tool 0)');
@@ -57,10 +61,16 @@ describe('text chat', () => {
   });
 
   it('reports cached tokens when a request repeats an earlier prefix', async () => {
-    const first = [{ role: 'system', content: 'Cache me, a long and stable system prompt.' }, { role: 'user', content: 'first question' }];
+    const first = [
+      { role: 'system', content: 'Cache me, a long and stable system prompt.' },
+      { role: 'user', content: 'first question' },
+    ];
     const a = await postChat(emu, { model: 'svc-v2-pro', messages: first });
     expect(a.usage.prompt_tokens_details.cached_tokens).toBe(0);
-    const b = await postChat(emu, { model: 'svc-v2-pro', messages: [...first, { role: 'assistant', content: 'x' }, { role: 'user', content: 'second' }] });
+    const b = await postChat(emu, {
+      model: 'svc-v2-pro',
+      messages: [...first, { role: 'assistant', content: 'x' }, { role: 'user', content: 'second' }],
+    });
     expect(b.usage.prompt_tokens_details.cached_tokens).toBe(a.usage.prompt_tokens);
     expect(b.usage.prompt_tokens).toBeGreaterThan(a.usage.prompt_tokens);
   });
@@ -84,12 +94,19 @@ describe('thinking', () => {
 
 describe('streaming', () => {
   it('frames chunks as data events ending with [DONE], reasoning before content', async () => {
-    const response = await post(emu, '/v1/chat/completions', { model: 'svc-v2.5-pro', stream: true, messages: [{ role: 'user', content: 'stream this please' }] });
+    const response = await post(emu, '/v1/chat/completions', {
+      model: 'svc-v2.5-pro',
+      stream: true,
+      messages: [{ role: 'user', content: 'stream this please' }],
+    });
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const { text } = await readChunks(response);
     expect(text).toMatch(/^(data: [^\n]+\n\n)+$/);
     expect(text.endsWith('data: [DONE]\n\n')).toBe(true);
-    const events = text.trim().split('\n\n').map((e) => e.slice('data: '.length));
+    const events = text
+      .trim()
+      .split('\n\n')
+      .map((e) => e.slice('data: '.length));
     const chunks = events.slice(0, -1).map((e) => JSON.parse(e));
     expect(new Set(chunks.map((c) => c.id)).size).toBe(1);
     expect(chunks.every((c) => c.object === 'chat.completion.chunk')).toBe(true);
@@ -105,7 +122,9 @@ describe('streaming', () => {
 
   it('streams the same text as the non-streaming answer', async () => {
     const plain = await ask('long 40');
-    const { chunks, done } = await chatChunks(await post(emu, '/v1/chat/completions', { model: 'svc-v2-flash', stream: true, messages: [{ role: 'user', content: 'long 40' }] }));
+    const { chunks, done } = await chatChunks(
+      await post(emu, '/v1/chat/completions', { model: 'svc-v2-flash', stream: true, messages: [{ role: 'user', content: 'long 40' }] }),
+    );
     expect(done).toBe(true);
     expect(streamedText(chunks)).toBe(plain.choices[0].message.content);
     const usage = chunks.at(-1)!.usage;
@@ -116,7 +135,11 @@ describe('streaming', () => {
     emu.pace.tokensPerSecond = 200;
     try {
       const started = Date.now();
-      const response = await post(emu, '/v1/chat/completions', { model: 'svc-v2-flash', stream: true, messages: [{ role: 'user', content: 'long 40' }] });
+      const response = await post(emu, '/v1/chat/completions', {
+        model: 'svc-v2-flash',
+        stream: true,
+        messages: [{ role: 'user', content: 'long 40' }],
+      });
       const reader = response.body!.getReader();
       await reader.read();
       const firstByte = Date.now() - started;
@@ -137,7 +160,16 @@ describe('image understanding', () => {
     const jpeg = await imageBytes('jpeg', 10, 10);
     const body = await postChat(emu, {
       model: 'svc-v2.5',
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'describe' }, { type: 'image_url', image_url: { url: dataUrl('image/png', png) } }, { type: 'image_url', image_url: { url: dataUrl('image/jpeg', jpeg) } }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'describe' },
+            { type: 'image_url', image_url: { url: dataUrl('image/png', png) } },
+            { type: 'image_url', image_url: { url: dataUrl('image/jpeg', jpeg) } },
+          ],
+        },
+      ],
     });
     expect(body.choices[0].message.content).toBe('Echo: describe\nI see 2 images.\nImage 1: image/png 640x480\nImage 2: image/jpeg 10x10');
     expect(body.usage.prompt_tokens_details.image_tokens).toBe(300 + 9);
@@ -153,7 +185,15 @@ describe('image understanding', () => {
     try {
       const body = await postChat(emu, {
         model: 'svc-v2-omni',
-        messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: local } }, { type: 'image_url', image_url: { url: 'https://example.com/dog.png' } }] }],
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'image_url', image_url: { url: local } },
+              { type: 'image_url', image_url: { url: 'https://example.com/dog.png' } },
+            ],
+          },
+        ],
       });
       expect(body.choices[0].message.content).toContain('Image 1: image/gif 64x32');
       expect(body.choices[0].message.content).toContain('Image 2: remote image https://example.com/dog.png (not downloaded)');

@@ -8,7 +8,10 @@ let emu: Emulator;
 let png: Buffer;
 beforeAll(async () => {
   emu = await startEmulator({
-    models: [...defaultModels(), { id: 'svc-v2-mini', chat: true, vision: false, asr: false, tts: false, webSearch: false, thinkingByDefault: false }],
+    models: [
+      ...defaultModels(),
+      { id: 'svc-v2-mini', chat: true, vision: false, asr: false, tts: false, webSearch: false, thinkingByDefault: false },
+    ],
   });
   png = await imageBytes('png', 40, 30);
 });
@@ -64,12 +67,16 @@ describe('capabilities by model', () => {
   });
 
   it('accepts input_audio on svc-v2.5-asr only', () =>
-    expect400({ model: 'svc-v2.5', messages: user([audioPart(dataUrl('audio/wav', wavBytes(0.5)))]) }, /does not accept input_audio; use svc-v2.5-asr/));
+    expect400(
+      { model: 'svc-v2.5', messages: user([audioPart(dataUrl('audio/wav', wavBytes(0.5)))]) },
+      /does not accept input_audio; use svc-v2.5-asr/,
+    ));
 
   it('accepts the audio object on svc-v2-tts only', () =>
     expect400({ model: 'svc-v2.5-pro', audio: { format: 'wav', voice: 'svc_default' }, messages: user('hi') }, /only accepted by svc-v2-tts/));
 
-  it('accepts asr_options on the ASR model only', () => expect400({ model: 'svc-v2-flash', asr_options: { language: 'en' }, messages: user('hi') }, /asr_options/));
+  it('accepts asr_options on the ASR model only', () =>
+    expect400({ model: 'svc-v2-flash', asr_options: { language: 'en' }, messages: user('hi') }, /asr_options/));
 
   it('accepts the web_search tool on the five search models only', async () => {
     for (const model of ['svc-v2.5-pro', 'svc-v2.5', 'svc-v2-pro', 'svc-v2-omni', 'svc-v2-flash']) {
@@ -79,7 +86,11 @@ describe('capabilities by model', () => {
   });
 
   it('refuses web search on the messages endpoint', () =>
-    expect400({ model: 'svc-v2.5-pro', max_tokens: 10, tools: [webSearch], messages: user('news') }, /not supported on the messages endpoint/, '/anthropic/v1/messages'));
+    expect400(
+      { model: 'svc-v2.5-pro', max_tokens: 10, tools: [webSearch], messages: user('news') },
+      /not supported on the messages endpoint/,
+      '/anthropic/v1/messages',
+    ));
 });
 
 describe('images', () => {
@@ -90,7 +101,8 @@ describe('images', () => {
     await expect400(vision(dataUrl('image/tiff', png)), /image\/tiff is not supported/);
   });
 
-  it('requires the data URL to state the real MIME type', () => expect400(vision(dataUrl('image/jpeg', png)), /declared as image\/jpeg but the data is image\/png/));
+  it('requires the data URL to state the real MIME type', () =>
+    expect400(vision(dataUrl('image/jpeg', png)), /declared as image\/jpeg but the data is image\/png/));
   it('requires a data URL of the documented form', () => expect400(vision(`data:image/png,${png.toString('base64')}`), /data URL of the form/));
   it('requires pure Base64', () => expect400(vision(`data:image/png;base64,${png.toString('base64')}\n`), /pure Base64/));
 
@@ -108,7 +120,8 @@ describe('speech recognition input', () => {
 
   it('accepts audio/wav, audio/mpeg and audio/mp3 only', () => expect400(asr(dataUrl('audio/ogg', wavBytes(0.2))), /audio\/ogg is not supported/));
   it('refuses a WAV label on other data', () => expect400(asr(dataUrl('audio/wav', png)), /not a WAV file/));
-  it('accepts only auto, zh and en as language', () => expect400(asr(dataUrl('audio/wav', wavBytes(0.2)), { asr_options: { language: 'fr' } }), /language/));
+  it('accepts only auto, zh and en as language', () =>
+    expect400(asr(dataUrl('audio/wav', wavBytes(0.2)), { asr_options: { language: 'fr' } }), /language/));
   it('needs an audio part', () => expect400({ model: 'svc-v2.5-asr', messages: user('hello') }, /needs an input_audio part/));
 
   it('accepts exactly 10 MB of Base64 and refuses more', async () => {
@@ -124,7 +137,8 @@ describe('speech synthesis input', () => {
   const tts = (audio: unknown, messages: unknown[], stream = false) => ({ model: 'svc-v2-tts', audio, stream, messages });
   const spoken = [{ role: 'assistant', content: 'Hello there' }];
 
-  it('needs the text in an assistant message, not a user message', () => expect400(tts({ format: 'wav', voice: 'svc_default' }, user('Hello there')), /assistant message/));
+  it('needs the text in an assistant message, not a user message', () =>
+    expect400(tts({ format: 'wav', voice: 'svc_default' }, user('Hello there')), /assistant message/));
   it('needs the audio object', () => expect400({ model: 'svc-v2-tts', messages: spoken }, /needs the "audio" object/));
   it('takes wav without streaming', () => expect400(tts({ format: 'pcm16', voice: 'svc_default' }, spoken), /use "wav"/));
   it('takes pcm16 when streaming', () => expect400(tts({ format: 'wav', voice: 'svc_default' }, spoken, true), /use "pcm16"/));
@@ -139,7 +153,13 @@ describe('speech synthesis input', () => {
 describe('tool messages', () => {
   const call = { id: 'call_1', type: 'function', function: { name: 'get_time', arguments: '{}' } };
   it('refuses a tool message that answers no call', () =>
-    expect400({ model: 'svc-v2-flash', messages: [...user('hi'), { role: 'tool', tool_call_id: 'call_9', content: 'x' }] }, /must answer a tool_call_id/));
+    expect400(
+      { model: 'svc-v2-flash', messages: [...user('hi'), { role: 'tool', tool_call_id: 'call_9', content: 'x' }] },
+      /must answer a tool_call_id/,
+    ));
   it('refuses tool calls left unanswered', () =>
-    expect400({ model: 'svc-v2-flash', messages: [...user('hi'), { role: 'assistant', content: null, tool_calls: [call] }, ...user('and?')] }, /not answered by tool messages: call_1/));
+    expect400(
+      { model: 'svc-v2-flash', messages: [...user('hi'), { role: 'assistant', content: null, tool_calls: [call] }, ...user('and?')] },
+      /not answered by tool messages: call_1/,
+    ));
 });

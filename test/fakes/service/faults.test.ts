@@ -13,7 +13,10 @@ afterAll(() => emu.close());
 const chat = (content = 'hello', stream = false) => ({ model: 'svc-v2-flash', stream, messages: [{ role: 'user', content }] });
 const streamChat = (content = 'hello') => post(emu, '/v1/chat/completions', chat(content, true));
 const dataOf = (text: string) => parseSse(text).map((m) => m.data);
-const chunksOf = (text: string) => dataOf(text).filter((d) => d !== '[DONE]').map((d) => JSON.parse(d));
+const chunksOf = (text: string) =>
+  dataOf(text)
+    .filter((d) => d !== '[DONE]')
+    .map((d) => JSON.parse(d));
 
 describe('status faults', () => {
   it('answers 429 with Retry-After once, then normally', async () => {
@@ -37,7 +40,11 @@ describe('status faults', () => {
   it('targets an endpoint and answers in its error style', async () => {
     emu.faults.push({ endpoint: 'messages', status: 429, retryAfter: 1 });
     expect((await post(emu, '/v1/chat/completions', chat())).status).toBe(200);
-    const response = await post(emu, '/anthropic/v1/messages', { model: 'svc-v2-flash', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] });
+    const response = await post(emu, '/anthropic/v1/messages', {
+      model: 'svc-v2-flash',
+      max_tokens: 10,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(response.status).toBe(429);
     expect(await jsonOf(response)).toEqual({ type: 'error', error: { type: 'rate_limit_error', message: expect.any(String) } });
   });
@@ -185,7 +192,12 @@ describe('stream faults', () => {
 
   it('omit message_delta and message_stop on the messages endpoint', async () => {
     emu.faults.push({ stream: { omitFinish: true } });
-    const response = await post(emu, '/anthropic/v1/messages', { model: 'svc-v2-flash', max_tokens: 50, stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const response = await post(emu, '/anthropic/v1/messages', {
+      model: 'svc-v2-flash',
+      max_tokens: 50,
+      stream: true,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     const names = parseSse((await readChunks(response)).text).map((m) => m.event);
     expect(names.at(-1)).toBe('content_block_stop');
   });

@@ -1,7 +1,12 @@
 import sharp from 'sharp';
 import { pcm16ToWav } from './wav.ts';
 
-export async function imageBytes(format: 'png' | 'jpeg' | 'gif' | 'webp', width: number, height: number, options: { lossless?: boolean; alpha?: boolean } = {}): Promise<Buffer> {
+export async function imageBytes(
+  format: 'png' | 'jpeg' | 'gif' | 'webp',
+  width: number,
+  height: number,
+  options: { lossless?: boolean; alpha?: boolean } = {},
+): Promise<Buffer> {
   const image = sharp({ create: { width, height, channels: options.alpha ? 4 : 3, background: { r: 200, g: 30, b: 90, alpha: 0.5 } } });
   if (format === 'webp') return image.webp({ lossless: options.lossless }).toBuffer();
   return image.toFormat(format).toBuffer();

@@ -30,7 +30,8 @@ async function parseBlocks(content: unknown, where: string, model: ModelSpec, mo
     if (block.type === 'text' && typeof block.text === 'string') {
       turn.text += turn.text === '' ? block.text : `\n${block.text}`;
     } else if (block.type === 'image') {
-      if (!model.vision) throw invalid('unsupported_capability', `Model ${model.id} does not accept image input; use one of ${idsWith(models, 'vision')}.`);
+      if (!model.vision)
+        throw invalid('unsupported_capability', `Model ${model.id} does not accept image input; use one of ${idsWith(models, 'vision')}.`);
       if (!isObject(block.source)) throw invalid('invalid_value', `${at}.source is required.`);
       turn.images.push(await messagesImage(block.source, `${at} (image)`));
     } else {

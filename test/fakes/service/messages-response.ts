@@ -57,7 +57,8 @@ export function messageObject(identity: Identity, answer: MessagesAnswer): unkno
 /** The Anthropic-style event stream: message_start, ping, content blocks, message_delta, message_stop. */
 export function messagesStreamEvents(identity: Identity, answer: MessagesAnswer, pace: Pace): SseEvent[] {
   const events: SseEvent[] = [];
-  const emit = (type: string, payload: Record<string, unknown>, delayMs = 0) => events.push({ event: type, data: JSON.stringify({ type, ...payload }), delayMs });
+  const emit = (type: string, payload: Record<string, unknown>, delayMs = 0) =>
+    events.push({ event: type, data: JSON.stringify({ type, ...payload }), delayMs });
   emit('message_start', {
     message: {
       id: identity.id,
@@ -74,7 +75,8 @@ export function messagesStreamEvents(identity: Identity, answer: MessagesAnswer,
   let index = 0;
   if (answer.thinking !== undefined) {
     emit('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } });
-    for (const d of textDeltas(answer.thinking, pace)) emit('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: d.text } }, d.delayMs);
+    for (const d of textDeltas(answer.thinking, pace))
+      emit('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: d.text } }, d.delayMs);
     emit('content_block_delta', { index, delta: { type: 'signature_delta', signature: answer.signature } });
     emit('content_block_stop', { index });
     index += 1;
@@ -86,7 +88,10 @@ export function messagesStreamEvents(identity: Identity, answer: MessagesAnswer,
     emit('content_block_delta', { index, delta: { type: 'text_delta', text: d.text } }, d.delayMs);
   });
   emit('content_block_stop', { index });
-  emit('message_delta', { delta: { stop_reason: answer.stopReason, stop_sequence: answer.stopSequence }, usage: { output_tokens: answer.outputTokens } });
+  emit('message_delta', {
+    delta: { stop_reason: answer.stopReason, stop_sequence: answer.stopSequence },
+    usage: { output_tokens: answer.outputTokens },
+  });
   emit('message_stop', {});
   events.at(-1)!.tag = 'finish';
   events.at(-2)!.tag = 'finish';

@@ -8,7 +8,13 @@ import { writeSse } from './sse-writer.ts';
 import type { EmulatorState, RecordedRequest } from './state.ts';
 
 /** POST /<alt>/v1/messages, after authentication and fault handling. */
-export async function messagesRoute(state: EmulatorState, record: RecordedRequest, res: ServerResponse, fault: StreamFault | undefined, signal: AbortSignal): Promise<void> {
+export async function messagesRoute(
+  state: EmulatorState,
+  record: RecordedRequest,
+  res: ServerResponse,
+  fault: StreamFault | undefined,
+  signal: AbortSignal,
+): Promise<void> {
   const request = await parseMessagesRequest(record.body, state.models);
   const answer = answerMessages(request);
   const identity = { id: `msg_${randomBytes(12).toString('hex')}`, model: request.model.id };

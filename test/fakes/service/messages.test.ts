@@ -12,7 +12,12 @@ afterAll(() => emu.close());
 
 const path = '/anthropic/v1/messages';
 const text = (t: string) => ({ type: 'text', text: t });
-const request = (content: unknown[], extra: object = {}) => ({ model: 'svc-v2.5-pro', max_tokens: 200, messages: [{ role: 'user', content }], ...extra });
+const request = (content: unknown[], extra: object = {}) => ({
+  model: 'svc-v2.5-pro',
+  max_tokens: 200,
+  messages: [{ role: 'user', content }],
+  ...extra,
+});
 
 async function send(body: unknown): Promise<{ status: number; body: any }> {
   const response = await post(emu, path, body);
@@ -43,10 +48,22 @@ describe('messages endpoint', () => {
       model: 'svc-v2-flash',
       max_tokens: 100,
       system: 'You are Herald.',
-      messages: [{ role: 'user', content: [text('first words')] }, { role: 'assistant', content: [text('ok')] }, { role: 'user', content: [text('system?')] }],
+      messages: [
+        { role: 'user', content: [text('first words')] },
+        { role: 'assistant', content: [text('ok')] },
+        { role: 'user', content: [text('system?')] },
+      ],
     });
     expect(body.content).toEqual([{ type: 'text', text: 'System prompt: You are Herald.' }]);
-    const recall = await send({ model: 'svc-v2-flash', max_tokens: 100, messages: [{ role: 'user', content: 'first words' }, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'recall' }] });
+    const recall = await send({
+      model: 'svc-v2-flash',
+      max_tokens: 100,
+      messages: [
+        { role: 'user', content: 'first words' },
+        { role: 'assistant', content: 'ok' },
+        { role: 'user', content: 'recall' },
+      ],
+    });
     expect(recall.body.content[0].text).toBe('You first said: first words');
   });
 
@@ -71,10 +88,16 @@ describe('messages endpoint', () => {
     const deltas = events.filter((e) => e.name === 'content_block_delta').map((e) => e.data);
     expect(deltas.filter((d) => d.index === 0 && d.delta.type === 'thinking_delta').length).toBeGreaterThan(1);
     expect(deltas.some((d) => d.index === 0 && d.delta.type === 'signature_delta')).toBe(true);
-    const streamed = deltas.filter((d) => d.index === 1).map((d) => d.delta.text).join('');
+    const streamed = deltas
+      .filter((d) => d.index === 1)
+      .map((d) => d.delta.text)
+      .join('');
     expect(streamed).toBe('Echo: stream me, 你好 🎉');
     expect(events[0]!.data.message).toMatchObject({ role: 'assistant', content: [], stop_reason: null });
-    expect(events.at(-2)!.data).toMatchObject({ delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: expect.any(Number) } });
+    expect(events.at(-2)!.data).toMatchObject({
+      delta: { stop_reason: 'end_turn', stop_sequence: null },
+      usage: { output_tokens: expect.any(Number) },
+    });
   });
 
   it('accepts image blocks with base64 and url sources on vision models', async () => {
@@ -82,24 +105,44 @@ describe('messages endpoint', () => {
     const { status, body } = await send({
       model: 'svc-v2.5',
       max_tokens: 200,
-      messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/webp', data: webp } }, { type: 'image', source: { type: 'url', url: 'https://example.com/a.jpg' } }, text('what?')] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'image', source: { type: 'base64', media_type: 'image/webp', data: webp } },
+            { type: 'image', source: { type: 'url', url: 'https://example.com/a.jpg' } },
+            text('what?'),
+          ],
+        },
+      ],
     });
     expect(status).toBe(200);
-    expect(body.content.at(-1).text).toBe('Echo: what?\nI see 2 images.\nImage 1: image/webp 50x20\nImage 2: remote image https://example.com/a.jpg (not downloaded)');
+    expect(body.content.at(-1).text).toBe(
+      'Echo: what?\nI see 2 images.\nImage 1: image/webp 50x20\nImage 2: remote image https://example.com/a.jpg (not downloaded)',
+    );
   });
 
   it('rejects images on non-vision models and data-URL prefixes, in Anthropic error style', async () => {
     const png = (await imageBytes('png', 8, 8)).toString('base64');
     const noVision = await send(request([{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } }]));
-    expect(noVision).toEqual({ status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('does not accept image input') } } });
-    const prefixed = await send({ ...request([{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: `data:image/png;base64,${png}` } }]), model: 'svc-v2.5' });
+    expect(noVision).toEqual({
+      status: 400,
+      body: { type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('does not accept image input') } },
+    });
+    const prefixed = await send({
+      ...request([{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: `data:image/png;base64,${png}` } }]),
+      model: 'svc-v2.5',
+    });
     expect(prefixed.body.error.message).toMatch(/without a data: prefix/);
   });
 
   it('requires max_tokens and a known model', async () => {
     const { max_tokens: _omitted, ...noMax } = request([text('hi')]);
     expect((await send(noMax)).body.error).toEqual({ type: 'invalid_request_error', message: expect.stringContaining('max_tokens') });
-    expect(await send({ ...request([text('hi')]), model: 'svc-v0' })).toEqual({ status: 404, body: { type: 'error', error: { type: 'not_found_error', message: expect.stringContaining('svc-v0') } } });
+    expect(await send({ ...request([text('hi')]), model: 'svc-v0' })).toEqual({
+      status: 404,
+      body: { type: 'error', error: { type: 'not_found_error', message: expect.stringContaining('svc-v0') } },
+    });
   });
 
   it('serves the messages endpoint under the configured alt segment', async () => {

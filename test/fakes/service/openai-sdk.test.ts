@@ -12,7 +12,14 @@ beforeAll(async () => {
 afterAll(() => emu.close());
 
 const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = [
-  { type: 'function', function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } },
+  {
+    type: 'function',
+    function: {
+      name: 'get_weather',
+      description: 'Weather',
+      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    },
+  },
 ];
 
 describe('the official openai SDK against the emulator', () => {
@@ -63,9 +70,13 @@ describe('the official openai SDK against the emulator', () => {
 
   it('surfaces emulated errors as the SDK error classes and honours Retry-After', async () => {
     emu.faults.push({ status: 429, retryAfter: 1 });
-    await expect(client.chat.completions.create({ model: 'svc-v2-flash', messages: [{ role: 'user', content: 'x' }] })).rejects.toBeInstanceOf(OpenAI.RateLimitError);
+    await expect(client.chat.completions.create({ model: 'svc-v2-flash', messages: [{ role: 'user', content: 'x' }] })).rejects.toBeInstanceOf(
+      OpenAI.RateLimitError,
+    );
     const badKey = new OpenAI({ apiKey: 'wrong', baseURL: `${emu.url}/v1`, maxRetries: 0 });
-    await expect(badKey.chat.completions.create({ model: 'svc-v2-flash', messages: [{ role: 'user', content: 'x' }] })).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
+    await expect(badKey.chat.completions.create({ model: 'svc-v2-flash', messages: [{ role: 'user', content: 'x' }] })).rejects.toBeInstanceOf(
+      OpenAI.AuthenticationError,
+    );
 
     emu.faults.push({ status: 503, retryAfter: 1 });
     const retrying = new OpenAI({ apiKey: emu.apiKey, baseURL: `${emu.url}/v1`, maxRetries: 1 });

@@ -66,15 +66,20 @@ async function handle(state: EmulatorState, req: IncomingMessage, res: ServerRes
   if (req.method !== 'POST') return fail(new ApiError(405, 'invalid_request_error', 'method_not_allowed', `Use POST for ${path}.`));
   const problem = authProblem(req.headers, state.apiKey);
   if (problem) return fail(new ApiError(401, 'authentication_error', 'invalid_api_key', problem));
-  if (raw === null) return fail(new ApiError(413, 'invalid_request_error', 'request_too_large', `The request body exceeds ${state.maxBodyBytes} bytes.`));
+  if (raw === null)
+    return fail(new ApiError(413, 'invalid_request_error', 'request_too_large', `The request body exceeds ${state.maxBodyBytes} bytes.`));
 
   const body = json.value as { model?: unknown; stream?: unknown } | undefined;
   const fault = takeFault(state.faults, { endpoint, model: body?.model, stream: body?.stream === true });
   if (fault?.delayMs) await sleep(fault.delayMs, aborted.signal);
   if (fault?.status !== undefined) {
     const headers: Record<string, string> = fault.retryAfter !== undefined ? { 'retry-after': String(fault.retryAfter) } : {};
-    if (fault.body !== undefined) return sendRaw(res, record, fault.status, fault.body, { 'content-type': fault.contentType ?? 'text/html', ...headers });
-    return fail(new ApiError(fault.status, typeForStatus(fault.status), `emulated_${fault.status}`, `Emulated failure with status ${fault.status}.`), headers);
+    if (fault.body !== undefined)
+      return sendRaw(res, record, fault.status, fault.body, { 'content-type': fault.contentType ?? 'text/html', ...headers });
+    return fail(
+      new ApiError(fault.status, typeForStatus(fault.status), `emulated_${fault.status}`, `Emulated failure with status ${fault.status}.`),
+      headers,
+    );
   }
   if (!json.ok) return fail(invalid('invalid_json', 'The request body is not valid JSON.'));
   try {

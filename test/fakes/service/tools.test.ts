@@ -10,13 +10,30 @@ beforeAll(async () => {
 afterAll(() => emu.close());
 
 const tools = [
-  { type: 'function', function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } },
   {
     type: 'function',
-    function: { name: 'get_current_time', description: 'Time', parameters: { type: 'object', properties: { zone: { type: 'string', enum: ['UTC', 'CET'] } }, required: ['zone'] } },
+    function: {
+      name: 'get_weather',
+      description: 'Weather',
+      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    },
+  },
+  {
+    type: 'function',
+    function: {
+      name: 'get_current_time',
+      description: 'Time',
+      parameters: { type: 'object', properties: { zone: { type: 'string', enum: ['UTC', 'CET'] } }, required: ['zone'] },
+    },
   },
 ];
-const request = (content: string, extra: object = {}) => ({ model: 'svc-v2.5-pro', tools, tool_choice: 'auto', messages: [{ role: 'user', content }], ...extra });
+const request = (content: string, extra: object = {}) => ({
+  model: 'svc-v2.5-pro',
+  tools,
+  tool_choice: 'auto',
+  messages: [{ role: 'user', content }],
+  ...extra,
+});
 
 describe('tool calling', () => {
   it('calls the named tool with the given arguments, with reasoning in thinking mode', async () => {
@@ -25,11 +42,16 @@ describe('tool calling', () => {
     expect(choice.finish_reason).toBe('tool_calls');
     expect(choice.message.content).toBeNull();
     expect(choice.message.reasoning_content).toContain('get_weather');
-    expect(choice.message.tool_calls).toEqual([{ id: expect.stringMatching(/^call_/), type: 'function', function: { name: 'get_weather', arguments: '{"city": "Paris"}' } }]);
+    expect(choice.message.tool_calls).toEqual([
+      { id: expect.stringMatching(/^call_/), type: 'function', function: { name: 'get_weather', arguments: '{"city": "Paris"}' } },
+    ]);
   });
 
   it('makes parallel calls with distinct ids', async () => {
-    const body = await postChat(emu, request('call get_weather {"city":"Oslo"} and call get_current_time {"zone":"CET"}', { thinking: { type: 'disabled' } }));
+    const body = await postChat(
+      emu,
+      request('call get_weather {"city":"Oslo"} and call get_current_time {"zone":"CET"}', { thinking: { type: 'disabled' } }),
+    );
     const calls = body.choices[0].message.tool_calls;
     expect(calls.map((c: any) => [c.function.name, JSON.parse(c.function.arguments)])).toEqual([
       ['get_weather', { city: 'Oslo' }],
@@ -63,7 +85,10 @@ describe('tool calling', () => {
     ];
     const messages = [{ role: 'user', content: 'weather and time' }, assistant, ...results];
     const final = await postChat(emu, { model: 'svc-v2.5-pro', tools, messages });
-    expect(final.choices[0]).toMatchObject({ finish_reason: 'stop', message: { content: 'Tool results:\n- get_weather: sunny, 24 °C\n- get_current_time: 12:00' } });
+    expect(final.choices[0]).toMatchObject({
+      finish_reason: 'stop',
+      message: { content: 'Tool results:\n- get_weather: sunny, 24 °C\n- get_current_time: 12:00' },
+    });
     expect(emu.requests.at(-1)!.reasoningKept).toBe(true);
 
     const { reasoning_content: _dropped, ...withoutReasoning } = assistant;
@@ -72,7 +97,11 @@ describe('tool calling', () => {
   });
 
   it('streams tool calls as argument fragments, id and name only in the first', async () => {
-    const response = await post(emu, '/v1/chat/completions', request('call get_weather {"city": "Buenos Aires"} call get_current_time {"zone":"UTC"}', { stream: true }));
+    const response = await post(
+      emu,
+      '/v1/chat/completions',
+      request('call get_weather {"city": "Buenos Aires"} call get_current_time {"zone":"UTC"}', { stream: true }),
+    );
     const { chunks, done } = await chatChunks(response);
     expect(done).toBe(true);
     const fragments = chunks.flatMap((c) => c.choices[0]?.delta.tool_calls ?? []);
@@ -82,7 +111,11 @@ describe('tool calling', () => {
       expect(mine[0]).toMatchObject({ id: expect.stringMatching(/^call_/), type: 'function', function: { arguments: '' } });
       expect(mine.slice(1).every((f: any) => f.id === undefined && f.function.name === undefined)).toBe(true);
     }
-    const args = (index: number) => fragments.filter((f: any) => f.index === index).map((f: any) => f.function.arguments).join('');
+    const args = (index: number) =>
+      fragments
+        .filter((f: any) => f.index === index)
+        .map((f: any) => f.function.arguments)
+        .join('');
     expect(args(0)).toBe('{"city": "Buenos Aires"}');
     expect(JSON.parse(args(1))).toEqual({ zone: 'UTC' });
     const reasoningAt = chunks.findIndex((c) => c.choices[0]?.delta.reasoning_content);

@@ -26,7 +26,13 @@ function readWav(wav: Buffer) {
   expect(wav.toString('latin1', 8, 16)).toBe('WAVEfmt ');
   expect(wav.toString('latin1', 36, 40)).toBe('data');
   expect(wav.readUInt32LE(40)).toBe(wav.length - 44);
-  return { format: wav.readUInt16LE(20), channels: wav.readUInt16LE(22), sampleRate: wav.readUInt32LE(24), bits: wav.readUInt16LE(34), pcm: wav.subarray(44) };
+  return {
+    format: wav.readUInt16LE(20),
+    channels: wav.readUInt16LE(22),
+    sampleRate: wav.readUInt32LE(24),
+    bits: wav.readUInt16LE(34),
+    pcm: wav.subarray(44),
+  };
 }
 
 function rms(pcm: Buffer): number {

@@ -9,8 +9,20 @@ beforeAll(async () => {
 });
 afterAll(() => emu.close());
 
-const search = (extra: object = {}) => ({ type: 'web_search', max_keyword: 2, force_search: false, limit: 4, user_location: { type: 'approximate', country: 'NZ', region: 'Otago', city: 'Dunedin' }, ...extra });
-const ask = (content: string, tool: object, extra: object = {}) => ({ model: 'svc-v2.5-pro', tools: [tool], messages: [{ role: 'user', content }], ...extra });
+const search = (extra: object = {}) => ({
+  type: 'web_search',
+  max_keyword: 2,
+  force_search: false,
+  limit: 4,
+  user_location: { type: 'approximate', country: 'NZ', region: 'Otago', city: 'Dunedin' },
+  ...extra,
+});
+const ask = (content: string, tool: object, extra: object = {}) => ({
+  model: 'svc-v2.5-pro',
+  tools: [tool],
+  messages: [{ role: 'user', content }],
+  ...extra,
+});
 
 describe('web search', () => {
   it('cites sources with a duplicate URL and counts searches and pages', async () => {
@@ -49,7 +61,11 @@ describe('web search', () => {
 
   it('lets an explicitly requested function tool take priority over searching', async () => {
     const weather = { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: {} } } };
-    const body = await postChat(emu, { model: 'svc-v2-flash', tools: [search({ force_search: true }), weather], messages: [{ role: 'user', content: 'call get_weather {} for the news' }] });
+    const body = await postChat(emu, {
+      model: 'svc-v2-flash',
+      tools: [search({ force_search: true }), weather],
+      messages: [{ role: 'user', content: 'call get_weather {} for the news' }],
+    });
     expect(body.choices[0].message.tool_calls[0].function.name).toBe('get_weather');
     expect(body.choices[0].message.annotations).toBeUndefined();
   });

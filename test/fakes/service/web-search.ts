@@ -19,7 +19,24 @@ export interface SearchResult {
 }
 
 const freshInfo = /\b(news|today|latest|search)\b/i;
-const stopWords = new Set(['the', 'and', 'for', 'what', 'whats', 'about', 'with', 'from', 'that', 'this', 'are', 'is', 'was', 'how', 'who', 'please']);
+const stopWords = new Set([
+  'the',
+  'and',
+  'for',
+  'what',
+  'whats',
+  'about',
+  'with',
+  'from',
+  'that',
+  'this',
+  'are',
+  'is',
+  'was',
+  'how',
+  'who',
+  'please',
+]);
 /** Input tokens added per page read into the prompt. */
 export const tokensPerPage = 200;
 

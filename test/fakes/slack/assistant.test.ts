@@ -61,9 +61,7 @@ describe("Bolt's Assistant against the fake", () => {
     const thread = started.assistant_thread as { channel_id: string; thread_ts: string };
     await fake.deliverEvent(started);
     const greeting = await fake.waitForMessage(thread.channel_id, (m) => m.text === 'Hi, how can I help?');
-    await fake.deliverEvent(
-      fake.events.assistantThreadContextChanged({ thread_ts: thread.thread_ts, context: { channel_id: other.id } }),
-    );
+    await fake.deliverEvent(fake.events.assistantThreadContextChanged({ thread_ts: thread.thread_ts, context: { channel_id: other.id } }));
     await fake.waitFor(() => (greeting.metadata!.event_payload as { channel_id?: string }).channel_id === other.id);
     expect(fake.calls('chat.update')).toHaveLength(1);
   });

@@ -28,13 +28,22 @@ describe('messages deleted by people', () => {
     const mention = fake.events.appMention({ text: 'question' });
     const threadTs = String(mention.ts);
     const stream = await client.chat.startStream({
-      channel: fake.channelId, thread_ts: threadTs, recipient_user_id: fake.userId, recipient_team_id: fake.teamId, markdown_text: 'Half',
+      channel: fake.channelId,
+      thread_ts: threadTs,
+      recipient_user_id: fake.userId,
+      recipient_team_id: fake.teamId,
+      markdown_text: 'Half',
     });
     const posted = await client.chat.postMessage({ channel: fake.channelId, thread_ts: threadTs, text: 'Posted' });
 
     const event = fake.events.messageDeleted({ channel: fake.channelId, ts: String(stream.ts) });
     expect(event).toMatchObject({
-      type: 'message', subtype: 'message_deleted', hidden: true, channel: fake.channelId, deleted_ts: stream.ts, channel_type: 'channel',
+      type: 'message',
+      subtype: 'message_deleted',
+      hidden: true,
+      channel: fake.channelId,
+      deleted_ts: stream.ts,
+      channel_type: 'channel',
       previous_message: { ts: stream.ts, thread_ts: threadTs, text: 'Half' },
     });
     expect(event.ts).toBe(event.event_ts);
@@ -56,7 +65,10 @@ describe('messages deleted by people', () => {
 
     const event = fake.events.messageDeleted({ channel: fake.channelId, ts: threadTs });
     expect(event).toMatchObject({
-      type: 'message', subtype: 'message_changed', hidden: true, channel: fake.channelId,
+      type: 'message',
+      subtype: 'message_changed',
+      hidden: true,
+      channel: fake.channelId,
       message: { subtype: 'tombstone', text: 'This message was deleted.', user: 'USLACKBOT', hidden: true, ts: threadTs, thread_ts: threadTs },
       previous_message: { ts: threadTs, user: fake.userId },
     });

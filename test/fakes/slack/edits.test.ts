@@ -23,7 +23,11 @@ describe('messages edited by people, and links unfurled', () => {
     const event = fake.events.messageEdited({ channel: fake.channelId, ts, text: `<@${fake.botUserId}> what is the capital of France?`, at: later });
 
     expect(event).toMatchObject({
-      type: 'message', subtype: 'message_changed', hidden: true, channel: fake.channelId, channel_type: 'channel',
+      type: 'message',
+      subtype: 'message_changed',
+      hidden: true,
+      channel: fake.channelId,
+      channel_type: 'channel',
       message: { type: 'message', user: fake.userId, ts, text: `<@${fake.botUserId}> what is the capital of France?`, edited: { user: fake.userId } },
       previous_message: { ts, text: `<@${fake.botUserId}> what is the captial of France?` },
     });
@@ -33,7 +37,10 @@ describe('messages edited by people, and links unfurled', () => {
     expect((event.previous_message as { edited?: unknown }).edited).toBeUndefined();
 
     const history = await client.conversations.history({ channel: fake.channelId });
-    expect(history.messages?.find((m) => m.ts === ts)).toMatchObject({ text: `<@${fake.botUserId}> what is the capital of France?`, edited: { user: fake.userId } });
+    expect(history.messages?.find((m) => m.ts === ts)).toMatchObject({
+      text: `<@${fake.botUserId}> what is the capital of France?`,
+      edited: { user: fake.userId },
+    });
   });
 
   it('an unfurl: message_changed that adds link attachments and leaves the text and edited as they were', async () => {
@@ -41,8 +48,14 @@ describe('messages edited by people, and links unfurled', () => {
     const ts = String(message.ts);
     const event = fake.events.linksUnfurled({ channel: fake.dmChannelId, ts });
     expect(event).toMatchObject({
-      subtype: 'message_changed', hidden: true, channel_type: 'im',
-      message: { ts, text: 'look at <https://example.com/page>', attachments: [{ from_url: 'https://example.com/page', original_url: 'https://example.com/page' }] },
+      subtype: 'message_changed',
+      hidden: true,
+      channel_type: 'im',
+      message: {
+        ts,
+        text: 'look at <https://example.com/page>',
+        attachments: [{ from_url: 'https://example.com/page', original_url: 'https://example.com/page' }],
+      },
       previous_message: { ts, text: 'look at <https://example.com/page>' },
     });
     expect((event.message as { edited?: unknown }).edited).toBeUndefined();

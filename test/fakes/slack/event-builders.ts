@@ -181,11 +181,11 @@ export class EventBuilders {
   /** A user shares files: `message` with subtype `file_share` and the files' objects (url_private …). */
   fileShare(options: FileShareOptions): Json {
     const fileIds = options.files.map(idOf);
-    const message = this.#post(
-      { ...options, text: options.text ?? '' },
-      options.channel ?? this.#defaults.dmChannelId,
-      { subtype: 'file_share', fileIds, extra: { upload: false } },
-    );
+    const message = this.#post({ ...options, text: options.text ?? '' }, options.channel ?? this.#defaults.dmChannelId, {
+      subtype: 'file_share',
+      fileIds,
+      extra: { upload: false },
+    });
     this.#completeFiles(fileIds);
     if (message.text === '') delete message.blocks;
     return this.#messageEvent(message);
@@ -201,7 +201,14 @@ export class EventBuilders {
     if (!message) throw new Error(`no message ${ts} in ${channel}`);
     const previous = this.#ws.render(message);
     const eventTs = this.#ws.clock.next();
-    const envelope = { type: 'message', hidden: true, channel, ts: eventTs, event_ts: eventTs, channel_type: channelType(this.#ws.channels.get(channel)) };
+    const envelope = {
+      type: 'message',
+      hidden: true,
+      channel,
+      ts: eventTs,
+      event_ts: eventTs,
+      channel_type: channelType(this.#ws.channels.get(channel)),
+    };
     if (message.thread_ts === ts && this.#ws.replies(channel, ts).length > 0) {
       this.#ws.tombstone(message);
       return { ...envelope, subtype: 'message_changed', message: this.#ws.render(message), previous_message: previous };

@@ -134,7 +134,10 @@ export class FileHost {
   }
 
   /** Stores a file and returns it with its Slack file object. */
-  create(input: NewFile, { uploaded = true, completed = true, declaredLength }: Partial<Pick<StoredFile, 'uploaded' | 'completed' | 'declaredLength'>> = {}): StoredFile {
+  create(
+    input: NewFile,
+    { uploaded = true, completed = true, declaredLength }: Partial<Pick<StoredFile, 'uploaded' | 'completed' | 'declaredLength'>> = {},
+  ): StoredFile {
     const id = slackId('F');
     const now = Math.floor(Date.now() / 1000);
     const type = typeOf(input);

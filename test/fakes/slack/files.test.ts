@@ -34,9 +34,7 @@ describe('files', () => {
       filename: 'report.txt',
     });
     expect(result.ok).toBe(true);
-    expect(fake.calls().map((c) => c.method)).toEqual(
-      expect.arrayContaining(['files.getUploadURLExternal', 'files.completeUploadExternal']),
-    );
+    expect(fake.calls().map((c) => c.method)).toEqual(expect.arrayContaining(['files.getUploadURLExternal', 'files.completeUploadExternal']));
     expect(fake.uploads).toHaveLength(1);
     expect(fake.uploads[0]?.bytes).toBe(bytes.length);
 
@@ -129,7 +127,11 @@ describe('files', () => {
   it('a mention that shares files carries them, without the file_share subtype its message has', async () => {
     const pdf = fake.uploadUserFile({ name: 'report.pdf', bytes: Buffer.from('%PDF-1.4\n') });
     const event = fake.events.appMention({ text: 'summarize this', files: [pdf] });
-    expect(event).toMatchObject({ type: 'app_mention', upload: false, files: [expect.objectContaining({ id: pdf.file.id, url_private: expect.any(String) })] });
+    expect(event).toMatchObject({
+      type: 'app_mention',
+      upload: false,
+      files: [expect.objectContaining({ id: pdf.file.id, url_private: expect.any(String) })],
+    });
     expect(event).not.toHaveProperty('subtype');
     expect(fake.message(fake.channelId, String(event.ts))).toMatchObject({ subtype: 'file_share', fileIds: [pdf.file.id] });
     expect((await app.client.files.info({ file: pdf.file.id })).file).toMatchObject({ name: 'report.pdf' });
@@ -147,7 +149,10 @@ describe('files', () => {
 
     const replies = await app.client.conversations.replies({ channel: fake.channelId, ts: String(root.ts), latest: String(mention.ts) });
     expect(replies.messages?.map((m) => m.text)).toEqual(['the report', 'build log', '']);
-    expect(replies.messages?.[0]).toMatchObject({ user: fake.userId, files: [expect.objectContaining({ id: pdf.file.id, url_private: expect.any(String) })] });
+    expect(replies.messages?.[0]).toMatchObject({
+      user: fake.userId,
+      files: [expect.objectContaining({ id: pdf.file.id, url_private: expect.any(String) })],
+    });
     expect(replies.messages?.[1]).toMatchObject({
       user: ci.userId,
       bot_id: ci.botId,

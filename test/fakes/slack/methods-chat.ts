@@ -1,13 +1,5 @@
 import { parseMessageContent, jsonArg } from './blocks.ts';
-import {
-  TS_PATTERN,
-  boolArg,
-  fail,
-  failWithMessages,
-  missingArgument,
-  resolveChannel,
-  stringArg,
-} from './method-types.ts';
+import { TS_PATTERN, boolArg, fail, failWithMessages, missingArgument, resolveChannel, stringArg } from './method-types.ts';
 import type { FakeCore, MethodCall, MethodSpec, Outcome } from './method-types.ts';
 import type { Json, SlackChannel, StoredMessage } from './state.ts';
 

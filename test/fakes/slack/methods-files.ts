@@ -18,7 +18,8 @@ function getUploadUrl({ core, args }: MethodCall): Json {
   if (!filename) return missingArgument('filename');
   if (args.length === undefined) return missingArgument('length');
   const length = Number(args.length);
-  if (!Number.isInteger(length) || length < 1) return fail('invalid_arguments', { response_metadata: { messages: ['[ERROR] length must be a positive integer'] } });
+  if (!Number.isInteger(length) || length < 1)
+    return fail('invalid_arguments', { response_metadata: { messages: ['[ERROR] length must be a positive integer'] } });
   const altText = stringArg(args, 'alt_txt') ?? stringArg(args, 'alt_text');
   const stored = core.files.create(
     {

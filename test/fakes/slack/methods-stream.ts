@@ -8,14 +8,7 @@
 import { MAX_MARKDOWN_TEXT, jsonArg, parseBlocks } from './blocks.ts';
 import { fail, failWithMessages, missingArgument, stringArg } from './method-types.ts';
 import type { FakeCore, MethodCall, MethodSpec, Outcome } from './method-types.ts';
-import {
-  newBotMessage,
-  ownedMessage,
-  parseMetadata,
-  postableChannel,
-  recordVersion,
-  resolveThread,
-} from './methods-chat.ts';
+import { newBotMessage, ownedMessage, parseMetadata, postableChannel, recordVersion, resolveThread } from './methods-chat.ts';
 import type { Json, StoredMessage, StreamState } from './state.ts';
 
 const TASK_STATUSES = new Set(['pending', 'in_progress', 'complete', 'error']);

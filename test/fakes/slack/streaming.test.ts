@@ -80,12 +80,8 @@ describe('chat streaming (chat.startStream / appendStream / stopStream)', () => 
     const mention = fake.events.appMention({ text: 'x' });
     const thread_ts = String(mention.ts);
     const channel = fake.channelId;
-    expect(await errorOf(app.client.chat.startStream({ channel, thread_ts, recipient_team_id: fake.teamId }))).toBe(
-      'missing_recipient_user_id',
-    );
-    expect(await errorOf(app.client.chat.startStream({ channel, thread_ts, recipient_user_id: fake.userId }))).toBe(
-      'missing_recipient_team_id',
-    );
+    expect(await errorOf(app.client.chat.startStream({ channel, thread_ts, recipient_team_id: fake.teamId }))).toBe('missing_recipient_user_id');
+    expect(await errorOf(app.client.chat.startStream({ channel, thread_ts, recipient_user_id: fake.userId }))).toBe('missing_recipient_team_id');
     expect(await errorOf(app.client.chat.startStream({ channel, thread_ts, ...recipients(), markdown_text: 'x'.repeat(12_001) }))).toBe(
       'msg_too_long',
     );
@@ -120,9 +116,7 @@ describe('chat streaming (chat.startStream / appendStream / stopStream)', () => 
       const args = { channel: short.channelId, thread_ts, recipient_team_id: short.teamId, recipient_user_id: short.userId };
       const first = await client.chat.startStream({ ...args, markdown_text: 'a' });
       short.stopStreamAsUser(short.channelId, String(first.ts));
-      expect(await errorOf(client.chat.appendStream({ channel: short.channelId, ts: String(first.ts), markdown_text: 'b' }))).toBe(
-        'stopped_by_user',
-      );
+      expect(await errorOf(client.chat.appendStream({ channel: short.channelId, ts: String(first.ts), markdown_text: 'b' }))).toBe('stopped_by_user');
       const second = await client.chat.startStream({ ...args, markdown_text: 'a' });
       await new Promise((r) => setTimeout(r, 150));
       expect(await errorOf(client.chat.appendStream({ channel: short.channelId, ts: String(second.ts), markdown_text: 'b' }))).toBe(
@@ -159,8 +153,10 @@ describe('chat streaming (chat.startStream / appendStream / stopStream)', () => 
     expect(stream?.planTitle).toBe('Researching');
     expect(stream?.tasks).toEqual([{ id: 't1', title: 'Searched the web', status: 'complete', details: 'query 1; query 2' }]);
     expect(fake.message(channel, ts)?.text).toBe('Here is what I found.');
-    expect(await errorOf(app.client.chat.appendStream({ channel, ts, chunks: [{ type: 'task_update', id: 't2', title: 'x', status: 'done' as 'complete' }] }))).toBe(
-      'invalid_arguments',
-    );
+    expect(
+      await errorOf(
+        app.client.chat.appendStream({ channel, ts, chunks: [{ type: 'task_update', id: 't2', title: 'x', status: 'done' as 'complete' }] }),
+      ),
+    ).toBe('invalid_arguments');
   });
 });

@@ -21,11 +21,19 @@ async function errorOf(promise: Promise<unknown>): Promise<{ error?: string; mes
     return {};
   } catch (error) {
     const data = (error as { data?: { error?: string; response_metadata?: { messages?: string[] } } }).data;
-    return { ...(data?.error ? { error: data.error } : {}), ...(data?.response_metadata?.messages ? { messages: data.response_metadata.messages } : {}) };
+    return {
+      ...(data?.error ? { error: data.error } : {}),
+      ...(data?.response_metadata?.messages ? { messages: data.response_metadata.messages } : {}),
+    };
   }
 }
 
-async function rawCall(fake: FakeSlack, method: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; json: Record<string, unknown> }> {
+async function rawCall(
+  fake: FakeSlack,
+  method: string,
+  body: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: Record<string, unknown> }> {
   const response = await fetch(`${fake.apiUrl}${method}`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },

@@ -53,7 +53,7 @@ describe.each(OPUS_BACKENDS)('Opus decoding with %s libopus is sample-exact', (o
   it.each([
     ['voice-note.ogg', 'ogg-opus'],
     ['voice-note.webm', 'webm-opus'],
-  ] as const)('%s decodes to exactly the samples ffmpeg\'s libopus gives, pre-skip and end padding trimmed', async (name, format) => {
+  ] as const)("%s decodes to exactly the samples ffmpeg's libopus gives, pre-skip and end padding trimmed", async (name, format) => {
     const audio = await decodeAudio(fixture(name), format, { opusBackend });
     expect(audio.sampleRate).toBe(48000);
     expect(audio.channels).toHaveLength(1);
@@ -80,7 +80,7 @@ describe.each(OPUS_BACKENDS)('Opus decoding with %s libopus is sample-exact', (o
     expect(Math.abs(audio.channels[0]!.length - OPUS_SAMPLES_48K / 3)).toBeLessThanOrEqual(1);
   });
 
-  it('16 kHz rendering sounds like ffmpeg\'s 48 kHz decode resampled to 16 kHz', async (ctx) => {
+  it("16 kHz rendering sounds like ffmpeg's 48 kHz decode resampled to 16 kHz", async (ctx) => {
     if (!FFMPEG) ctx.skip(NO_FFMPEG);
     // libopus synthesises 16 kHz through its own filters, so waveforms differ in phase; loudness over time must not.
     const reference = envelope(ffmpegDecode(fixturePath('voice-note.ogg'), { libopus: true, rate: 16000 }));
@@ -192,7 +192,15 @@ function restreamAsMediaRecorder(webm: Uint8Array): { bytes: Buffer; lacings: Se
     take = Math.min(take, packets.length - 1 - i);
     if (take === 1) lacing = 'none';
     lacings.add(lacing);
-    blocks.push(element(0xa3, block(packets.slice(i, i + take).map((p) => p.data), lacing)));
+    blocks.push(
+      element(
+        0xa3,
+        block(
+          packets.slice(i, i + take).map((p) => p.data),
+          lacing,
+        ),
+      ),
+    );
     i += take;
   }
   const last = packets.at(-1)!;
@@ -241,7 +249,7 @@ describe('other codecs', () => {
     ['speech.flac', 'flac', 1e-4],
     ['speech-vorbis.ogg', 'ogg-vorbis', 1e-3],
     ['speech.mp3', 'mp3', 1e-3],
-  ] as const)('%s matches ffmpeg\'s decode sample by sample', async ([name, format, tolerance], ctx) => {
+  ] as const)("%s matches ffmpeg's decode sample by sample", async ([name, format, tolerance], ctx) => {
     if (!FFMPEG) ctx.skip(NO_FFMPEG);
     const reference = ffmpegDecode(fixturePath(name));
     const audio = await decodeAudio(fixture(name), format);
@@ -283,7 +291,10 @@ describe('damaged and empty streams', () => {
     for (let i = 4000; i < mp3.length; i += 499) mp3[i]! ^= 0x5a;
     const printed = (['log', 'warn', 'error'] as const).map((method) => vi.spyOn(console, method).mockImplementation(() => {}));
     try {
-      for (const [bytes, format] of [[flac, 'ogg-flac'], [mp3, 'mp3']] as const) {
+      for (const [bytes, format] of [
+        [flac, 'ogg-flac'],
+        [mp3, 'mp3'],
+      ] as const) {
         const outcome = await decodeAudio(bytes, format).then(
           (audio) => audio.channels[0]!.length,
           (error: unknown) => error,

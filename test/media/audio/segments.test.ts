@@ -14,7 +14,7 @@ import { readWav } from '../../../src/media/wav.ts';
 import { fixture, rms } from './audio-fixtures.ts';
 
 function random(seed: number): () => number {
-  return () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  return () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
 }
 
 /** Loud noise bursts ("words") separated by faint-noise pauses at known places. */

@@ -77,7 +77,7 @@ describe('sniffAudio', () => {
 
   it('says it does not recognise random binary data', () => {
     let seed = 7;
-    const noise = Uint8Array.from({ length: 4096 }, () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 24));
+    const noise = Uint8Array.from({ length: 4096 }, () => (seed = (seed * 1103515245 + 12345) >>> 0) >>> 24);
     const error = sniffError(noise);
     expect(error.code).toBe('unsupported_format');
     expect(error.message).toMatch(/does not recognise it as audio/);

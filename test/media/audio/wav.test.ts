@@ -119,7 +119,10 @@ describe('readWav', () => {
   it('keeps the whole frames of a truncated download', () => {
     const bytes = riff([fmt16(2, 8000), chunk('data', pcm16([1, 2, 3, 4, 5]), { size: 4000 })]);
     const audio = readWav(bytes);
-    expect(audio.channels.map((c) => [...c].map((v) => v * 32768))).toEqual([[1, 3], [2, 4]]);
+    expect(audio.channels.map((c) => [...c].map((v) => v * 32768))).toEqual([
+      [1, 3],
+      [2, 4],
+    ]);
   });
 
   it('reports an empty file, a file of headers only and a header without audio', () => {
@@ -160,7 +163,10 @@ describe('writeWav', () => {
     expect(bytes.readUInt16LE(34)).toBe(16);
     expect(bytes.readUInt32LE(40)).toBe(12);
     const audio = readWav(bytes);
-    expect(audio.channels.map((c) => [...c].map((v) => v * 32768))).toEqual([[100, 32767, 0], [-100, -32768, 1]]);
+    expect(audio.channels.map((c) => [...c].map((v) => v * 32768))).toEqual([
+      [100, 32767, 0],
+      [-100, -32768, 1],
+    ]);
     expect(wavDurationSeconds(bytes)).toBeCloseTo(3 / 22050, 12);
   });
 

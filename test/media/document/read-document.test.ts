@@ -102,7 +102,7 @@ describe('readDocument: PDFs', () => {
     expect(turns).toBeGreaterThanOrEqual(40);
   });
 
-  it('reads a one-page PDF without a marker, and leaves the caller\'s bytes intact', async () => {
+  it("reads a one-page PDF without a marker, and leaves the caller's bytes intact", async () => {
     const pdf = pdfFile([['Just one page']]);
     expect(await readDocument('memo.pdf', pdf)).toEqual({ text: 'Just one page', pages: 1 });
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
@@ -120,7 +120,9 @@ describe('readDocument: PDFs', () => {
 
   it('says a PDF without any text looks like a scan', async () => {
     const error = await refusal('scan.pdf', pdfFile([null, null]));
-    expect(error.message).toBe('"scan.pdf" has no text I can read: it looks like a scan without a text layer. Send the pages as images and I can look at them.');
+    expect(error.message).toBe(
+      '"scan.pdf" has no text I can read: it looks like a scan without a text layer. Send the pages as images and I can look at them.',
+    );
   });
 
   it('says a damaged PDF is damaged', async () => {

@@ -51,18 +51,14 @@ const WHITE = [255, 255, 255];
 describe('decodeBmp', () => {
   it('reads a bottom-up 8-bit palette image with row padding', () => {
     // 3x2: stored bottom row first; each row 3 index bytes + 1 padding byte
-    const image = decodeBmp(
-      bmp({ width: 3, height: 2, bitsPerPixel: 8, palette: [RED, GREEN, BLUE], pixels: [2, 2, 2, 0, 0, 1, 2, 0] }),
-    );
+    const image = decodeBmp(bmp({ width: 3, height: 2, bitsPerPixel: 8, palette: [RED, GREEN, BLUE], pixels: [2, 2, 2, 0, 0, 1, 2, 0] }));
     expect(image).toMatchObject({ width: 3, height: 2, channels: 3 });
     expect([...image.data]).toEqual([...RED, ...GREEN, ...BLUE, ...BLUE, ...BLUE, ...BLUE]);
   });
 
   it('reads a 1-bit image', () => {
     // 10x1: bits 1010000011 -> bytes 0b10100000 0b11000000, padded to 4
-    const image = decodeBmp(
-      bmp({ width: 10, height: 1, bitsPerPixel: 1, palette: [WHITE, RED], pixels: [0b10100000, 0b11000000, 0, 0] }),
-    );
+    const image = decodeBmp(bmp({ width: 10, height: 1, bitsPerPixel: 1, palette: [WHITE, RED], pixels: [0b10100000, 0b11000000, 0, 0] }));
     const reds = [];
     for (let x = 0; x < 10; x++) reds.push(image.data[x * 3 + 1] === 0 ? 1 : 0);
     expect(reds).toEqual([1, 0, 1, 0, 0, 0, 0, 0, 1, 1]);

@@ -38,8 +38,19 @@ function isBlue([r, g, b]: number[]): boolean {
 /** The marker shows red in its top-left quadrant and blue elsewhere only when it stands upright. */
 async function expectUprightMarker(prepared: PreparedImage): Promise<void> {
   const colourAt = await pixels(prepared);
-  for (const [qx, qy] of [[0, 0], [0.5, 0], [0, 0.5], [0.5, 0.5]]) {
-    for (const [dx, dy] of [[0.1, 0.1], [0.4, 0.1], [0.1, 0.4], [0.4, 0.4], [0.25, 0.25]]) {
+  for (const [qx, qy] of [
+    [0, 0],
+    [0.5, 0],
+    [0, 0.5],
+    [0.5, 0.5],
+  ]) {
+    for (const [dx, dy] of [
+      [0.1, 0.1],
+      [0.4, 0.1],
+      [0.1, 0.4],
+      [0.4, 0.4],
+      [0.25, 0.25],
+    ]) {
       const colour = colourAt(qx + dx, qy + dy);
       expect(qx === 0 && qy === 0 ? isRed(colour) : isBlue(colour), `${colour} at ${qx + dx}, ${qy + dy}`).toBe(true);
     }
@@ -168,7 +179,9 @@ describe('prepareImage: downscaling', () => {
 
 describe('prepareImage: the Base64 size limit', () => {
   const noisy = (): Promise<Buffer> =>
-    sharp(randomBytes(300 * 200 * 3), { raw: { width: 300, height: 200, channels: 3 } }).png().toBuffer();
+    sharp(randomBytes(300 * 200 * 3), { raw: { width: 300, height: 200, channels: 3 } })
+      .png()
+      .toBuffer();
 
   it('re-encodes an image whose Base64 form is over the limit until it fits', async () => {
     const png = await noisy();

@@ -31,9 +31,7 @@ describe('half-band 2× upsampler', () => {
   it('is a real interpolation filter, not sample repetition or linear interpolation', () => {
     const input = sineInt16(9000, 24000, 24000, AMPLITUDE, PHASE);
     const repeated = Array.from({ length: 48000 }, (_, i) => input[i >> 1]!);
-    const linear = Array.from({ length: 48000 }, (_, i) =>
-      i % 2 === 0 ? input[i / 2]! : (input[(i - 1) / 2]! + (input[(i + 1) / 2] ?? 0)) / 2,
-    );
+    const linear = Array.from({ length: 48000 }, (_, i) => (i % 2 === 0 ? input[i / 2]! : (input[(i - 1) / 2]! + (input[(i + 1) / 2] ?? 0)) / 2));
     const ours = Int16Array.from(upsample2x(input), toInt16);
     expect(snrAgainstIdealSine(repeated, 9000)).toBeLessThan(10);
     expect(snrAgainstIdealSine(linear, 9000)).toBeLessThan(10);

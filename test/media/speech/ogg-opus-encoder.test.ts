@@ -164,9 +164,7 @@ describe('encodeVoiceMessage', () => {
       name: 'MediaError',
       code: 'unsupported_format',
     });
-    await expect(encodeVoiceMessage({ sampleRate: 24000, channels: [new Float32Array(0)] })).rejects.toBeInstanceOf(
-      MediaError,
-    );
+    await expect(encodeVoiceMessage({ sampleRate: 24000, channels: [new Float32Array(0)] })).rejects.toBeInstanceOf(MediaError);
     await expect(encodeVoiceMessage({ sampleRate: 24000, channels: [] })).rejects.toMatchObject({ code: 'empty' });
   });
 

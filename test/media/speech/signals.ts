@@ -11,13 +11,7 @@ export function seededRandom(seed: number): () => number {
 }
 
 /** s16 sine: amplitude in 16-bit units. */
-export function sineInt16(
-  frequency: number,
-  sampleRate: number,
-  length: number,
-  amplitude = 16000,
-  phase = 0.3,
-): Int16Array {
+export function sineInt16(frequency: number, sampleRate: number, length: number, amplitude = 16000, phase = 0.3): Int16Array {
   const out = new Int16Array(length);
   for (let i = 0; i < length; i++) {
     out[i] = Math.round(amplitude * Math.sin((2 * Math.PI * frequency * i) / sampleRate + phase));

@@ -20,8 +20,17 @@ interface Member {
 }
 
 export interface DaveEvent {
-  type: 'external-sender' | 'key-package' | 'welcome' | 'proposals' | 'commit-welcome' | 'announce-commit' | 'ready'
-    | 'execute' | 'invalid-commit-welcome' | 'error';
+  type:
+    | 'external-sender'
+    | 'key-package'
+    | 'welcome'
+    | 'proposals'
+    | 'commit-welcome'
+    | 'announce-commit'
+    | 'ready'
+    | 'execute'
+    | 'invalid-commit-welcome'
+    | 'error';
   transitionId?: number;
   detail?: string;
   at: number;
@@ -80,7 +89,11 @@ export class DaveCall {
     this.members = this.userIds.map((userId) => this.newMember(userId));
     if (this.members.length >= 2) {
       const [leader, ...others] = this.members as [Member, ...Member[]];
-      this.commitLocally(leader, others.map((member) => member.keyPackage), others);
+      this.commitLocally(
+        leader,
+        others.map((member) => member.keyPackage),
+        others,
+      );
     }
     bot.sendBinary(VoiceOp.DaveMlsExternalSender, this.sender.package);
     this.note('external-sender');

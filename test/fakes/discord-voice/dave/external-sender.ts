@@ -34,7 +34,13 @@ export class ExternalSender {
   /** An MLSMessage carrying a PublicMessage proposal from external sender 0, signed over FramedContentTBS. */
   proposalMessage(groupId: Buffer, epoch: bigint, proposal: Buffer): Buffer {
     const framedContent = Buffer.concat([
-      vector(groupId), u64(epoch), u8(SENDER_EXTERNAL), u32(0), vector(Buffer.alloc(0)), u8(CONTENT_PROPOSAL), proposal,
+      vector(groupId),
+      u64(epoch),
+      u8(SENDER_EXTERNAL),
+      u32(0),
+      vector(Buffer.alloc(0)),
+      u8(CONTENT_PROPOSAL),
+      proposal,
     ]);
     // External senders sign without the GroupContext (RFC 9420 §6.1).
     const tbs = Buffer.concat([u16(MLS10), u16(WIRE_FORMAT_PUBLIC_MESSAGE), framedContent]);

@@ -16,7 +16,7 @@ const spec = JSON.parse(readFileSync(specPath, 'utf8')) as { paths: Record<strin
 const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
 ajv.addSchema({ ...spec, $id: 'openapi' });
 
-function schemaFor(ref: Json | undefined): ((data: unknown) => boolean) & { errors?: unknown } | null {
+function schemaFor(ref: Json | undefined): (((data: unknown) => boolean) & { errors?: unknown }) | null {
   if (!ref) return null;
   const pointer = JSON.stringify(ref).replaceAll('"#/', '"openapi#/');
   return ajv.compile(JSON.parse(pointer));
@@ -28,8 +28,13 @@ function operation(method: string, path: string): { template: string; op: Json }
     const op = item[method.toLowerCase()] as Json | undefined;
     if (op && pattern.test(path)) {
       const literal = template.replace(/\{[^}]+\}/g, '');
-      const better = Object.keys(spec.paths).find((t) => t !== template && t.replace(/\{[^}]+\}/g, '') .length > literal.length &&
-        new RegExp(`^${t.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path) && spec.paths[t]?.[method.toLowerCase()]);
+      const better = Object.keys(spec.paths).find(
+        (t) =>
+          t !== template &&
+          t.replace(/\{[^}]+\}/g, '').length > literal.length &&
+          new RegExp(`^${t.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path) &&
+          spec.paths[t]?.[method.toLowerCase()],
+      );
       if (better) return { template: better, op: spec.paths[better]![method.toLowerCase()] as Json };
       return { template, op };
     }
@@ -55,10 +60,12 @@ const problems: string[] = [];
 function withNumericFieldCodes(body: unknown): unknown {
   if (Array.isArray(body)) return body.map(withNumericFieldCodes);
   if (body === null || typeof body !== 'object') return body;
-  return Object.fromEntries(Object.entries(body).map(([key, value]) => [
-    key,
-    key === '_errors' && Array.isArray(value) ? value.map((e: Json) => ({ ...e, code: 0 })) : withNumericFieldCodes(value),
-  ]));
+  return Object.fromEntries(
+    Object.entries(body).map(([key, value]) => [
+      key,
+      key === '_errors' && Array.isArray(value) ? value.map((e: Json) => ({ ...e, code: 0 })) : withNumericFieldCodes(value),
+    ]),
+  );
 }
 
 /**
@@ -68,10 +75,12 @@ function withNumericFieldCodes(body: unknown): unknown {
 function withForwardsAsReplies(body: unknown): unknown {
   if (Array.isArray(body)) return body.map(withForwardsAsReplies);
   if (body === null || typeof body !== 'object') return body;
-  return Object.fromEntries(Object.entries(body).map(([key, value]) => [
-    key,
-    key === 'message_reference' && (value as Json | null)?.type === 1 ? { ...(value as Json), type: 0 } : withForwardsAsReplies(value),
-  ]));
+  return Object.fromEntries(
+    Object.entries(body).map(([key, value]) => [
+      key,
+      key === 'message_reference' && (value as Json | null)?.type === 1 ? { ...(value as Json), type: 0 } : withForwardsAsReplies(value),
+    ]),
+  );
 }
 
 function check(record: RestRequestRecord): void {
@@ -83,7 +92,7 @@ function check(record: RestRequestRecord): void {
   const label = `${record.method} ${found.template} (${String(found.op.operationId)}) → ${record.status}`;
   const requestContent = (resolveRef(found.op.requestBody as Json)?.content ?? {}) as Record<string, Json>;
   if (record.body !== null && record.status < 300) {
-    const schema = schemaFor((requestContent['application/json']?.schema) as Json | undefined);
+    const schema = schemaFor(requestContent['application/json']?.schema as Json | undefined);
     if (schema && !schema(record.body)) problems.push(`${label}: request body: ${ajv.errorsText(schema.errors as never)}`);
   }
   const responses = found.op.responses as Record<string, Json>;
@@ -114,7 +123,10 @@ try {
   const sent = await channel.send({ content: 'hi', allowedMentions: { parse: [] }, embeds: [{ title: 't', description: 'd' }] });
   await sent.edit({ content: 'edited' });
   await (await channel.messages.fetch(user.id as string)).reply('reply');
-  await channel.send({ files: [{ attachment: Buffer.from('OggS'), name: 'v.ogg', duration: 1.5, waveform: 'AAAA' }], flags: MessageFlags.IsVoiceMessage });
+  await channel.send({
+    files: [{ attachment: Buffer.from('OggS'), name: 'v.ogg', duration: 1.5, waveform: 'AAAA' }],
+    flags: MessageFlags.IsVoiceMessage,
+  });
   await channel.send({ files: [{ attachment: Buffer.from('x'), name: 'x.txt' }] });
   await channel.send('x'.repeat(2001)).catch(() => undefined);
   await channel.sendTyping();
@@ -127,9 +139,13 @@ try {
   await sent.startThread({ name: 'thread' });
   await channel.threads.create({ name: 'private' });
   await sent.delete();
-  await client.application!.commands.set([{
-    name: 'ask', description: 'Ask', options: [{ type: ApplicationCommandOptionType.String, name: 'q', description: 'q', required: true }],
-  }]);
+  await client.application!.commands.set([
+    {
+      name: 'ask',
+      description: 'Ask',
+      options: [{ type: ApplicationCommandOptionType.String, name: 'q', description: 'q', required: true }],
+    },
+  ]);
   await client.guilds.cache.get(fake.guild.id)!.commands.set([{ name: 'local', description: 'Local' }]);
   const flows: ((i: ChatInputCommandInteraction) => Promise<unknown>)[] = [
     async (i) => i.reply({ content: 'direct', withResponse: true }),
@@ -143,15 +159,19 @@ try {
     },
   ];
   for (const flow of flows) {
-    const done = new Promise<void>((resolve, reject) => client.once('interactionCreate', (i) => {
-      if (i.isChatInputCommand()) flow(i).then(() => resolve(), reject);
-    }));
+    const done = new Promise<void>((resolve, reject) =>
+      client.once('interactionCreate', (i) => {
+        if (i.isChatInputCommand()) flow(i).then(() => resolve(), reject);
+      }),
+    );
     fake.invokeCommand({ name: 'ask', options: { q: 'question' } });
     await done;
   }
   for (let i = 0; i < 7; i++) {
     await fetch(`${fake.restUrl}/v10/channels/${channel.id}/messages`, {
-      method: 'POST', headers: { Authorization: `Bot ${fake.token}`, 'Content-Type': 'application/json' }, body: '{"content":"spam"}',
+      method: 'POST',
+      headers: { Authorization: `Bot ${fake.token}`, 'Content-Type': 'application/json' },
+      body: '{"content":"spam"}',
     });
   }
 } finally {
