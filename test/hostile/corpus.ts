@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { OggPageWriter } from '../../src/media/speech/ogg-page-writer.ts';
-import { pdfFile } from '../fixtures/documents/pdf-file.ts';
+import { pdfFile, scannedPdf } from '../fixtures/documents/pdf-file.ts';
 
 /**
  * Files a hostile member could attach, built when the tests run: decompression bombs whose headers declare far
@@ -135,37 +135,7 @@ export function svgFilterBomb(): Buffer {
 
 /** A PDF without a text layer whose one page draws a `side`×`side` grey Flate image (about 250 KB of file). */
 export function pdfImageBomb(side = 16000): Buffer {
-  const pixels = deflateSync(Buffer.alloc(side * side, 0x7f), { level: 9 });
-  const chunks: Buffer[] = [];
-  const offsets: number[] = [];
-  let length = 0;
-  const write = (part: Buffer | string) => {
-    const buffer = typeof part === 'string' ? Buffer.from(part, 'latin1') : part;
-    chunks.push(buffer);
-    length += buffer.length;
-  };
-  const object = (id: number, ...parts: (Buffer | string)[]) => {
-    offsets[id - 1] = length;
-    write(`${id} 0 obj\n`);
-    for (const part of parts) write(part);
-    write('\nendobj\n');
-  };
-  const content = 'q 612 0 0 792 0 0 cm /Im1 Do Q';
-  write('%PDF-1.4\n');
-  object(1, '<< /Type /Catalog /Pages 2 0 R >>');
-  object(2, '<< /Type /Pages /Kids [3 0 R] /Count 1 >>');
-  object(3, '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /Im1 5 0 R >> >> /Contents 4 0 R >>');
-  object(4, `<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
-  object(
-    5,
-    `<< /Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /Length ${pixels.length} >>\nstream\n`,
-    pixels,
-    '\nendstream',
-  );
-  const xref = length;
-  write(`xref\n0 6\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`);
-  write(`trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
-  return Buffer.concat(chunks);
+  return scannedPdf([{ deflatedGrey: deflateSync(Buffer.alloc(side * side, 0x7f), { level: 9 }), width: side, height: side }]);
 }
 
 /** A 16-bit mono WAV of one second of silence whose header claims `sampleRate` (and a matching byte rate). */
