@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import type { ChatMessage } from '../../src/service/types.ts';
 import { startHarness, type Harness } from './harness.ts';
+import { nextForget } from '../helpers/next-forget.ts';
 
 let h: Harness;
 
@@ -24,24 +25,10 @@ async function ask(content: string): Promise<string> {
   return String(question.id);
 }
 
-/** Resolves once the core has forgotten what a deleted message brought into memory. */
-function nextForget(): Promise<void> {
-  const engine = h.core.engine;
-  const forget = engine.forget.bind(engine);
-  return new Promise((resolve) => {
-    engine.forget = async (key, messageId) => {
-      const forgotten = await forget(key, messageId);
-      engine.forget = forget;
-      resolve();
-      return forgotten;
-    };
-  });
-}
-
 it('a question deleted after its answer is forgotten: the next request in the conversation no longer carries it', { timeout: 20_000 }, async () => {
   const secret = await ask('my locker code is 4711');
   await ask('the weather is fine today');
-  const forgotten = nextForget();
+  const forgotten = nextForget(h.core.engine);
   h.fake.deleteUserMessage({ channelId: h.fake.dmChannel.id, messageId: secret });
   await forgotten;
 
@@ -59,7 +46,7 @@ it('a question deleted long after its answer, past the edit window, is forgotten
   const secret = await ask('my door code is 9182');
   // Only the clock moves: twelve minutes pass between the answer and the deletion.
   vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 12 * 60_000 });
-  const forgotten = nextForget();
+  const forgotten = nextForget(h.core.engine);
   h.fake.deleteUserMessage({ channelId: dm, messageId: secret });
   await forgotten;
   await ask('what did I tell you so far?');

@@ -3,6 +3,7 @@ import type { ChatMessage } from '../../src/service/types.ts';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack/index.ts';
 import { startEmulator } from '../fakes/service/emulator.ts';
 import { startHerald, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
+import { nextForget } from '../helpers/next-forget.ts';
 
 let fake: FakeSlack;
 let emu: Emulator;
@@ -23,20 +24,6 @@ afterEach(async () => {
 
 const finishedAnswers = () => fake.botMessages().filter((m) => m.stream?.state === 'stopped');
 
-/** Resolves once the core has forgotten what a deleted message brought into memory. */
-function nextForget(): Promise<void> {
-  const engine = herald.core.engine;
-  const forget = engine.forget.bind(engine);
-  return new Promise((resolve) => {
-    engine.forget = async (key, messageId) => {
-      const forgotten = await forget(key, messageId);
-      engine.forget = forget;
-      resolve();
-      return forgotten;
-    };
-  });
-}
-
 it('a question deleted after its answer is forgotten: the next request in the thread no longer carries it', { timeout: 20_000 }, async () => {
   const secret = fake.events.appMention({ text: 'my locker code is 4711' });
   const thread = String(secret.ts);
@@ -46,7 +33,7 @@ it('a question deleted after its answer is forgotten: the next request in the th
   await fake.waitFor(() => finishedAnswers()[1]);
 
   // The thread's first message: Slack leaves a tombstone and says so with message_changed.
-  const forgotten = nextForget();
+  const forgotten = nextForget(herald.core.engine);
   await fake.deliverEvent(fake.events.messageDeleted({ channel: fake.channelId, ts: thread }));
   await forgotten;
 
@@ -64,7 +51,7 @@ it('a direct message deleted long after its answer, past the edit window, is for
   await fake.waitFor(() => dmAnswers().find((m) => m.text === 'Echo: my door code is 9182'));
   // Only the clock moves: twelve minutes pass between the answer and the deletion.
   vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 12 * 60_000 });
-  const forgotten = nextForget();
+  const forgotten = nextForget(herald.core.engine);
   await fake.deliverEvent(fake.events.messageDeleted({ channel: fake.dmChannelId, ts: String(secret.ts) }));
   await forgotten;
 
