@@ -1,22 +1,17 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { startFakeSlack, type FakeSlack } from '../fakes/slack/index.ts';
-import { startEmulator } from '../fakes/service/emulator.ts';
-import { startHerald, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
+import type { FakeSlack } from '../fakes/slack/index.ts';
+import { startSlackWorld, stopSlackWorld, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
 
 let fake: FakeSlack;
 let emu: Emulator;
 let herald: HeraldOnSlack;
 
 beforeEach(async () => {
-  fake = await startFakeSlack();
-  emu = await startEmulator();
-  herald = await startHerald(fake, emu, { mode: 'http' });
+  ({ fake, emu, herald } = await startSlackWorld());
 });
 
 afterEach(async () => {
-  await herald.stop();
-  await fake.close();
-  await emu.close();
+  await stopSlackWorld({ fake, emu, herald });
 });
 
 it('a file Slack will not hand over ends the answer with a clear line and clears "is thinking…"', { timeout: 20_000 }, async () => {

@@ -1,8 +1,7 @@
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import type { ChatMessage } from '../../src/service/types.ts';
-import { startFakeSlack, type FakeSlack } from '../fakes/slack/index.ts';
-import { startEmulator } from '../fakes/service/emulator.ts';
-import { startHerald, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
+import type { FakeSlack } from '../fakes/slack/index.ts';
+import { startSlackWorld, stopSlackWorld, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
 import { nextForget } from '../helpers/next-forget.ts';
 
 let fake: FakeSlack;
@@ -10,16 +9,12 @@ let emu: Emulator;
 let herald: HeraldOnSlack;
 
 beforeEach(async () => {
-  fake = await startFakeSlack();
-  emu = await startEmulator();
-  herald = await startHerald(fake, emu, { mode: 'http' });
+  ({ fake, emu, herald } = await startSlackWorld());
 });
 
 afterEach(async () => {
   vi.useRealTimers();
-  await herald.stop();
-  await fake.close();
-  await emu.close();
+  await stopSlackWorld({ fake, emu, herald });
 });
 
 const finishedAnswers = () => fake.botMessages().filter((m) => m.stream?.state === 'stopped');

@@ -1,9 +1,8 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { MemoryStore } from '../../src/store/memory-store.ts';
 import type { Store } from '../../src/store/store.ts';
-import { startFakeSlack, type FakeSlack } from '../fakes/slack/index.ts';
-import { startEmulator } from '../fakes/service/emulator.ts';
-import { startHerald, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
+import type { FakeSlack } from '../fakes/slack/index.ts';
+import { startSlackWorld, stopSlackWorld, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
 
 /** A store that, while `down`, fails every call as a Redis client with its server gone does. */
 function outageStore(): { store: Store; setDown(down: boolean): void } {
@@ -26,17 +25,13 @@ let herald: HeraldOnSlack;
 let outage: ReturnType<typeof outageStore>;
 
 beforeEach(async () => {
-  fake = await startFakeSlack();
-  emu = await startEmulator();
   outage = outageStore();
-  herald = await startHerald(fake, emu, { mode: 'http', store: outage.store });
+  ({ fake, emu, herald } = await startSlackWorld({ store: outage.store }));
 });
 
 afterEach(async () => {
   outage.setDown(false);
-  await herald.stop();
-  await fake.close();
-  await emu.close();
+  await stopSlackWorld({ fake, emu, herald });
 });
 
 it("Slack's retries of a question asked while the store is down get one answer, also after the store is back", { timeout: 20_000 }, async () => {
