@@ -1,4 +1,5 @@
 import type { Logger } from '../log/logger.ts';
+import { DeadlineStore } from '../store/deadline-store.ts';
 import type { Store } from '../store/store.ts';
 
 /** Longer than Slack's retry schedule (at once, then about 1 and 5 minutes; at worst within an hour). */
@@ -19,7 +20,7 @@ export class EventClaims {
   readonly #local = new Map<string, number>();
 
   constructor(store: Store, logger: Logger) {
-    this.#store = store;
+    this.#store = new DeadlineStore(store, { timeoutMs: STORE_DEADLINE_MS });
     this.#logger = logger;
   }
 
@@ -31,7 +32,7 @@ export class EventClaims {
     this.#local.set(key, now + CLAIM_TTL_MS);
     if (this.#local.size > MAX_LOCAL_CLAIMS) this.#local.delete(this.#local.keys().next().value!);
     try {
-      return await withDeadline(this.#store.setIfAbsent(`claim:${key}`, String(process.pid), CLAIM_TTL_MS), STORE_DEADLINE_MS);
+      return await this.#store.setIfAbsent(`claim:${key}`, String(process.pid), CLAIM_TTL_MS);
     } catch (error) {
       this.#logger.warn({ err: error, key }, 'event claim store unavailable; deciding in this process');
       return true;
@@ -44,12 +45,4 @@ export class EventClaims {
       this.#local.delete(key);
     }
   }
-}
-
-function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`store did not answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
