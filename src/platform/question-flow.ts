@@ -21,7 +21,7 @@ export interface QuestionFlowOptions {
 }
 
 /** How one answer can be stopped besides the shutdown deadline. */
-interface AnswerStops {
+interface AnswerAborts {
   /** The question deleted or superseded by an edit: the answer stops and goes. */
   withdraw: AbortController;
   /** The asker pressed stop on the platform. */
@@ -117,7 +117,7 @@ export class QuestionFlow {
     }
   }
 
-  #stops(signal: AbortSignal | undefined): AnswerStops {
+  #aborts(signal: AbortSignal | undefined): AnswerAborts {
     const withdraw = new AbortController();
     const cancel = new AbortController();
     const signals = [withdraw.signal, cancel.signal];
@@ -127,17 +127,17 @@ export class QuestionFlow {
   }
 
   async #answer(question: Question, signal: AbortSignal | undefined): Promise<void> {
-    const stops = this.#stops(signal);
-    const watched = this.#watch(question, stops);
-    const writer = this.#open(question, stops, watched);
+    const aborts = this.#aborts(signal);
+    const watched = this.#watch(question, aborts);
+    const writer = this.#open(question, aborts, watched);
     try {
       await this.#answered.set(question.key, { text: question.text, answerKeys: [] });
       refuseIfLate(question.sentAt);
-      const incoming = await this.#read(question, stops.signal);
-      const stream = this.#core.engine.handle(incoming, this.#handleOptions(question, stops));
-      await this.#show(question, incoming, stream, writer, stops);
+      const incoming = await this.#read(question, aborts.signal);
+      const stream = this.#core.engine.handle(incoming, this.#handleOptions(question, aborts));
+      await this.#show(question, incoming, stream, writer, aborts);
     } catch (error) {
-      await this.#fail(question, writer, error, stops);
+      await this.#fail(question, writer, error, aborts);
     } finally {
       this.#deletions.unwatch(watched);
       await writer.close();
@@ -151,18 +151,18 @@ export class QuestionFlow {
       this.#logger.info({ question: question.key }, 'edited question not answered again: edited too late');
       return;
     }
-    const stops = this.#stops(signal);
-    const watched = this.#watch(question, stops);
+    const aborts = this.#aborts(signal);
+    const watched = this.#watch(question, aborts);
     try {
       let incoming: IncomingMessage;
       let stream: ReplyStream | undefined;
       try {
-        incoming = await this.#read(question, stops.signal);
+        incoming = await this.#read(question, aborts.signal);
         const replaces: Replacement = { messageId: incoming.messageId, sentAt: question.sentAt, editedAt };
-        const options = { ...this.#handleOptions(question, stops), replaces };
+        const options = { ...this.#handleOptions(question, aborts), replaces };
         stream = await replacingReply(this.#core.engine.handle(incoming, options));
       } catch (error) {
-        if (stops.withdraw.signal.aborted) this.#logger.info({ question: question.key }, 'edited question withdrawn before it was answered again');
+        if (aborts.withdraw.signal.aborted) this.#logger.info({ question: question.key }, 'edited question withdrawn before it was answered again');
         else this.#logger.warn({ err: error, question: question.key }, 'answering an edited question failed');
         return;
       }
@@ -171,13 +171,13 @@ export class QuestionFlow {
         return;
       }
       await earlier?.catch(() => {});
-      const writer = this.#open(question, stops, watched);
+      const writer = this.#open(question, aborts, watched);
       try {
         const old = await this.#answered.get(question.key);
         await writer.remove?.(old?.answerKeys ?? []);
-        await this.#show(question, incoming, stream, writer, stops);
+        await this.#show(question, incoming, stream, writer, aborts);
       } catch (error) {
-        await this.#fail(question, writer, error, stops);
+        await this.#fail(question, writer, error, aborts);
       } finally {
         await writer.close();
       }
@@ -187,18 +187,18 @@ export class QuestionFlow {
   }
 
   /** Watches the question: deleting it while it is answered withdraws the answer. Returns the keys watched. */
-  #watch(question: Question, stops: AnswerStops): string[] {
-    this.#deletions.watch(question.key, () => stops.withdraw.abort(new CancelledError('The question was deleted.')));
+  #watch(question: Question, aborts: AnswerAborts): string[] {
+    this.#deletions.watch(question.key, () => aborts.withdraw.abort(new CancelledError('The question was deleted.')));
     return [question.key];
   }
 
-  #open(question: Question, stops: AnswerStops, watched: string[]): AnswerWriter {
+  #open(question: Question, aborts: AnswerAborts, watched: string[]): AnswerWriter {
     return question.openAnswer({
       posted: (key) => {
         watched.push(key);
-        this.#deletions.watch(key, () => stops.withdraw.abort(new MessageGoneError(key)));
+        this.#deletions.watch(key, () => aborts.withdraw.abort(new MessageGoneError(key)));
       },
-      stoppedByAsker: () => stops.cancel.abort(),
+      stoppedByAsker: () => aborts.cancel.abort(),
     });
   }
 
@@ -208,18 +208,18 @@ export class QuestionFlow {
     return incoming;
   }
 
-  #handleOptions(question: Question, stops: AnswerStops): HandleOptions {
+  #handleOptions(question: Question, aborts: AnswerAborts): HandleOptions {
     return {
-      signal: stops.signal,
+      signal: aborts.signal,
       ...(question.recentMessages && { recentMessages: question.recentMessages.bind(question) }),
-      onSuperseded: () => stops.withdraw.abort(),
+      onSuperseded: () => aborts.withdraw.abort(),
     };
   }
 
   /** Writes the answer and remembers its messages, for an edit of the question to replace and a deletion to forget. */
-  async #show(question: Question, incoming: IncomingMessage, stream: ReplyStream, writer: AnswerWriter, stops: AnswerStops): Promise<void> {
+  async #show(question: Question, incoming: IncomingMessage, stream: ReplyStream, writer: AnswerWriter, aborts: AnswerAborts): Promise<void> {
     await this.#answered.set(question.key, { text: question.text, answerKeys: [], ...where(incoming) });
-    const written = await writer.write(stream, stops.withdraw.signal);
+    const written = await writer.write(stream, aborts.withdraw.signal);
     if (written.stopped === 'aborted') {
       this.#logger.info(
         { question: question.key, removed: written.messageKeys.length },
@@ -236,8 +236,8 @@ export class QuestionFlow {
   }
 
   /** A failure is told to the asker, unless the question went away meanwhile. */
-  async #fail(question: Question, writer: AnswerWriter, error: unknown, stops: AnswerStops): Promise<void> {
-    if (stops.withdraw.signal.aborted && !(stops.withdraw.signal.reason instanceof MessageGoneError)) {
+  async #fail(question: Question, writer: AnswerWriter, error: unknown, aborts: AnswerAborts): Promise<void> {
+    if (aborts.withdraw.signal.aborted && !(aborts.withdraw.signal.reason instanceof MessageGoneError)) {
       this.#logger.info({ question: question.key }, 'question withdrawn before it was answered');
       return;
     }
