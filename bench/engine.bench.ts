@@ -162,6 +162,11 @@ export async function run(): Promise<{ markdown: string }> {
       '',
       'The history is one value per conversation, rewritten on every turn, so a long thread costs more per reply (last column); ' +
         'it is bounded by CONTEXT_TOKENS, since older turns are pruned when saved.',
+      '',
+      "A fresh thread or reply chain is also noted in its channel's list of conversations (a marker, the list's lock, " +
+        'a read and a write of the list), so that /reset in the channel forgets it too: most of what a fresh thread costs ' +
+        'beyond a later turn (first column against the fifth). Measured on 2026-11-26 with that note switched off, a fresh thread ' +
+        'took 0.47 ms (memory) and 0.94 ms (SQLite) on this machine; commit 1afb116, before it existed, 0.39 ms and 0.81 ms.',
     ];
     return { markdown: lines.join('\n') };
   } finally {
