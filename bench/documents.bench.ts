@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { readDocuments } from '../src/conversation/document-input.ts';
 import { readDocument } from '../src/media/document/read-document.ts';
 import { pdfFile } from '../test/fixtures/documents/pdf-file.ts';
+import { watchStalls } from './stall-watch.ts';
 
 const PAGES = 300;
 const LINES_PER_PAGE = 40;
@@ -27,21 +28,13 @@ function median(values: number[]): number {
 
 /** Times a task while a 1 ms timer notes the longest gap between its turns (the bot's other work waits that long). */
 async function timeIt(task: () => Promise<unknown>): Promise<Timing> {
-  let last = performance.now();
-  let longestStallMs = 0;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    longestStallMs = Math.max(longestStallMs, now - last);
-    last = now;
-  }, 1);
+  const stalls = watchStalls();
   const cpu = process.cpuUsage();
   const started = performance.now();
   await task();
   const wallMs = performance.now() - started;
   const used = process.cpuUsage(cpu);
-  longestStallMs = Math.max(longestStallMs, performance.now() - last);
-  clearInterval(timer);
-  return { wallMs, cpuMs: (used.user + used.system) / 1000, longestStallMs };
+  return { wallMs, cpuMs: (used.user + used.system) / 1000, longestStallMs: stalls.stop() };
 }
 
 function pdftotextMs(path: string): number | undefined {

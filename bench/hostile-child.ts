@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { main } from '../adapters/cli/main.ts';
+import { watchStalls } from './stall-watch.ts';
 
 const [serviceUrl, apiKey, warmUp, ...paths] = process.argv.slice(2);
 const env = { API_BASE_URL: serviceUrl!, API_KEY: apiKey!, THINKING: 'off', WEB_SEARCH: 'off', PATH: process.env.PATH ?? '' };
@@ -34,18 +35,11 @@ function peakRssMb(): number {
 
 await chat(warmUp!.split(','));
 
-let last = performance.now();
-let longestStallMs = 0;
-const timer = setInterval(() => {
-  const now = performance.now();
-  longestStallMs = Math.max(longestStallMs, now - last);
-  last = now;
-}, 1);
+const stalls = watchStalls();
 const started = performance.now();
 const { code, answer, notes } = await chat(paths);
 const ms = performance.now() - started;
-longestStallMs = Math.max(longestStallMs, performance.now() - last);
-clearInterval(timer);
+const longestStallMs = stalls.stop();
 const lines = [...notes.split('\n'), ...answer.split('\n').filter((line) => !line.startsWith('Echo:'))];
 const shown = lines.find((line) => line.trim() !== '') ?? '';
 process.stdout.write(`${JSON.stringify({ code, ms, longestStallMs, peakRssMb: peakRssMb(), shown: shown.slice(0, 160) })}\n`);
