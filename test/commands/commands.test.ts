@@ -50,23 +50,28 @@ function harness(env: Record<string, string> = {}) {
   return { services, engine, replies, uploads, spoken, context, requests: chat.requests };
 }
 
+/** Someone asks "hi" in the harness's server channel; resolves when the answer is done. */
+async function askInServer(engine: ConversationEngine): Promise<void> {
+  await collect(
+    engine.handle({
+      platform: 'discord',
+      workspaceId: 'guild-1',
+      channelId: 'channel-1',
+      messageId: 'm1',
+      author: { id: 'u9', displayName: 'Bo' },
+      text: 'hi',
+      isDirect: false,
+    }),
+  );
+}
+
 describe('/settings', () => {
   it('lets an admin set the server model, default voice and stricter user limits, and shows them', async () => {
     const { services, engine, replies, context, requests } = harness();
     await runCommand(settings, context({ model: 'svc-v2-flash', voice: 'en', user_requests_per_minute: 2 }), services);
     expect(replies.at(-1)).toMatch(/^Saved\. Settings for this server — .*model: svc-v2-flash · voice: default_en · requests per user per minute: 2/);
     await runCommand(say, context({ text: 'hello' }), services);
-    await collect(
-      engine.handle({
-        platform: 'discord',
-        workspaceId: 'guild-1',
-        channelId: 'channel-1',
-        messageId: 'm1',
-        author: { id: 'u9', displayName: 'Bo' },
-        text: 'hi',
-        isDirect: false,
-      }),
-    );
+    await askInServer(engine);
     expect(requests.at(-1)!.model).toBe('svc-v2-flash');
     await runCommand(settings, context({ user_requests_per_minute: 0, model: 'default' }), services);
     expect(replies.at(-1)).toMatch(/model: default · voice: default_en · requests per user per minute: default/);
@@ -86,17 +91,7 @@ describe('/settings', () => {
     expect(replies.at(-1)).toBe('"svc-ultra-expensive" is not a model Herald may use here. Choose one of: svc-v2.5-pro, svc-v2-flash.');
     expect(await engine.getSettings({ platform: 'discord', workspaceId: 'guild-1' })).toEqual({});
     await engine.updateSettings({ platform: 'discord', workspaceId: 'guild-1' }, { model: 'svc-ultra-expensive' });
-    await collect(
-      engine.handle({
-        platform: 'discord',
-        workspaceId: 'guild-1',
-        channelId: 'channel-1',
-        messageId: 'm1',
-        author: { id: 'u9', displayName: 'Bo' },
-        text: 'hi',
-        isDirect: false,
-      }),
-    );
+    await askInServer(engine);
     expect(requests.at(-1)!.model).toBe('svc-v2.5-pro');
   });
 });
