@@ -20,8 +20,9 @@ export function readSlackText(input: string, options: { botUserId?: string } = {
   text = text.replace(ANGLE, (token, inner: string) => {
     const [target = '', label] = splitLabel(inner);
     if (target.startsWith('@')) {
-      const id = target.slice(1);
-      if (!mentions.some((m) => m.raw === token)) mentions.push({ id, raw: token });
+      // As it will read once the text's entities are decoded (a label may hold `&amp;`).
+      const raw = unescapeEntities(token);
+      if (!mentions.some((m) => m.raw === raw)) mentions.push({ id: target.slice(1), raw });
       return token;
     }
     if (target.startsWith('#')) return `#${label ?? target.slice(1)}`;

@@ -15,6 +15,13 @@ describe('readSlackText', () => {
     expect(readSlackText('thanks <@UBOT>!', { botUserId: 'UBOT' }).mentions).toEqual([{ id: 'UBOT', raw: '<@UBOT>' }]);
   });
 
+  it('lists a mention whose label holds an escaped character as it reads in the text', () => {
+    expect(readSlackText('ask <@U7|Tom &amp; Jerry> now')).toEqual({
+      text: 'ask <@U7|Tom & Jerry> now',
+      mentions: [{ id: 'U7', raw: '<@U7|Tom & Jerry>' }],
+    });
+  });
+
   it('turns channels, broadcasts, groups, links and escapes into plain text', () => {
     const { text } = readSlackText(
       'in <#C1|general> <!here> <!subteam^S1|@oncall>: see <https://example.com/a?b=1&amp;c=2|the page>, <https://x.test>, ' +
