@@ -3,15 +3,15 @@ import { defineConfig } from 'vitest/config';
 /** `npm run test:unit`: tests of one module in process, with no fake server, child process, Redis or ffmpeg. */
 const unit = [
   'test/commands/ask-file.test.ts',
-  'test/conversation/citation-book.test.ts',
   'test/conversation/clock.test.ts',
   'test/conversation/context-budget.test.ts',
   'test/conversation/engine.test.ts',
   'test/conversation/history.test.ts',
+  'test/conversation/reply-citations.test.ts',
   'test/conversation/system-prompt.test.ts',
   'test/conversation/token-estimate.test.ts',
-  'test/discord/rate-limit-book.test.ts',
-  'test/discord/reply-extras.test.ts',
+  'test/discord/finish-reply.test.ts',
+  'test/discord/route-rate-limits.test.ts',
   'test/log/logger.test.ts',
   'test/media/audio/normalize.test.ts',
   'test/media/audio/prepare-audio.test.ts',
@@ -60,6 +60,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    setupFiles: ['test/helpers/property-seed.ts'],
     projects: [
       // One worker runs many unit files: they leave no global state behind, and this halves the run.
       { extends: true, test: { name: 'unit', include: unit, isolate: false } },
