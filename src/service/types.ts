@@ -106,6 +106,8 @@ export interface Citation {
   siteName?: string;
   publishTime?: string;
   logoUrl?: string;
+  /** Set when the source is a message of the workspace (its `url` opens it): shown apart from web pages. */
+  message?: { channelName: string; author: string; sentAt: number };
 }
 
 export interface Usage {
