@@ -2,6 +2,7 @@ import { ask } from './ask.ts';
 import type { CommandDefinition } from './command.ts';
 import { describe } from './describe.ts';
 import { narrate } from './narrate.ts';
+import { persona } from './persona.ts';
 import { reset } from './reset.ts';
 import { say } from './say.ts';
 import { settings } from './settings.ts';
@@ -11,4 +12,4 @@ import { transcribe } from './transcribe.ts';
 import { usage } from './usage.ts';
 
 /** Every command, in the order platforms list them. */
-export const commands: readonly CommandDefinition[] = [ask, say, transcribe, describe, reset, settings, usage, stop, skip, narrate];
+export const commands: readonly CommandDefinition[] = [ask, say, transcribe, describe, reset, settings, persona, usage, stop, skip, narrate];

@@ -17,17 +17,36 @@ const SEARCH_MODES = [
   { name: 'default', value: 'default' },
 ] as const;
 
+const onOff = (value: boolean | undefined) => (value === undefined ? 'default' : value ? 'on' : 'off');
+
 function describeSettings(where: string, settings: ConversationSettings): string {
   const shown = [
-    `thinking: ${settings.thinking === undefined ? 'default' : settings.thinking ? 'on' : 'off'}`,
+    `thinking: ${onOff(settings.thinking)}`,
     `web search: ${settings.webSearch ?? 'default'}`,
     `model: ${settings.model ?? 'default'}`,
     `voice: ${settings.voice ?? 'default'}`,
     `requests per user per minute: ${settings.userRequestsPerMinute ?? 'default'}`,
     `tokens per user per day: ${settings.userDailyTokens ?? 'default'}`,
     `persona: ${settings.persona ? `“${settings.persona}”` : 'default'}`,
+    `member personas: ${onOff(settings.memberPersonas)}`,
+    `answer every message: ${onOff(settings.answerAll)}`,
+    `thread per mention: ${onOff(settings.autoThread)}`,
+    `trigger words: ${settings.triggerWords?.map((word) => `“${word}”`).join(', ') ?? 'none'}`,
+    `status reactions: ${onOff(settings.statusReactions)}`,
   ];
   return `Settings for ${where} — ${shown.join(' · ')}`;
+}
+
+/** A choice of ON_OFF_DEFAULT as a patch value: true, false, or null to clear. */
+function switchOf(choice: string | undefined): boolean | null | undefined {
+  return choice === undefined ? undefined : choice === 'default' ? null : choice === 'on';
+}
+
+/** "herald, hey herald" as ["herald", "hey herald"]; "none" clears the list. */
+function triggerWords(text: string | undefined): string[] | null | undefined {
+  if (text === undefined) return undefined;
+  if (/^\s*(none|default)\s*$/i.test(text)) return null;
+  return text.split(',').filter((word) => word.trim() !== '');
 }
 
 /** 0 clears a limit (back to the operator's); any other number must be positive. */
@@ -57,6 +76,31 @@ export const settings: CommandDefinition = {
     { name: 'user_requests_per_minute', description: 'Stricter limit per user (0: the default)', type: 'integer', minValue: 0, maxValue: 1000 },
     { name: 'user_daily_tokens', description: 'Stricter daily token budget per user (0: the default)', type: 'integer', minValue: 0 },
     { name: 'persona', description: 'Who Herald is here ("default" to reset)', type: 'string', maxLength: 1000 },
+    {
+      name: 'member_personas',
+      description: 'Let any member set a persona for their own conversation (/persona)',
+      type: 'string',
+      choices: ON_OFF_DEFAULT,
+    },
+    { name: 'answer_all', description: 'Answer every message here without a mention', type: 'string', choices: ON_OFF_DEFAULT },
+    {
+      name: 'auto_thread',
+      description: 'Discord: open a thread for each mention and go on there without mentions',
+      type: 'string',
+      choices: ON_OFF_DEFAULT,
+    },
+    {
+      name: 'trigger_words',
+      description: 'Words that call Herald at the start of a message, e.g. "herald, hey herald" ("none" to clear)',
+      type: 'string',
+      maxLength: 400,
+    },
+    {
+      name: 'status_reactions',
+      description: 'React 👀 to a question, then ✅ when answered or ⚠️ when it failed',
+      type: 'string',
+      choices: ON_OFF_DEFAULT,
+    },
   ],
   async run(ctx, services) {
     const { engine } = services;
@@ -64,8 +108,19 @@ export const settings: CommandDefinition = {
     const scope = { platform: ctx.platform, workspaceId: ctx.workspaceId, ...(channelScope && { channelId: ctx.channelId }) };
     const where = channelScope ? 'this channel' : 'this server';
     const patch: SettingsPatch = {};
-    const thinking = stringOption(ctx, 'thinking');
-    if (thinking) patch.thinking = thinking === 'default' ? null : thinking === 'on';
+    const switches = {
+      thinking: 'thinking',
+      memberPersonas: 'member_personas',
+      answerAll: 'answer_all',
+      autoThread: 'auto_thread',
+      statusReactions: 'status_reactions',
+    } as const;
+    for (const [field, option] of Object.entries(switches)) {
+      const value = switchOf(stringOption(ctx, option));
+      if (value !== undefined) patch[field as keyof typeof switches] = value;
+    }
+    const words = triggerWords(stringOption(ctx, 'trigger_words'));
+    if (words !== undefined) patch.triggerWords = words;
     const search = stringOption(ctx, 'web_search');
     if (search) patch.webSearch = search === 'default' ? null : (search as WebSearchMode);
     const model = stringOption(ctx, 'model')?.trim();

@@ -1,18 +1,22 @@
-import type { Message, PartialMessage, SendableChannels } from 'discord.js';
-import type { IncomingMessage } from '../../src/conversation/types.ts';
+import { PermissionFlagsBits, type Message, type PartialMessage, type SendableChannels } from 'discord.js';
+import type { ChannelTriggers, IncomingMessage } from '../../src/conversation/types.ts';
 import type { Core } from '../../src/core.ts';
 import type { Logger } from '../../src/log/logger.ts';
-import type { Question } from '../../src/platform/platform.ts';
+import type { AnswerEvents, AnswerWriter, Question } from '../../src/platform/platform.ts';
 import type { QuestionFlow } from '../../src/platform/question-flow.ts';
+import { withStatusReactions } from '../../src/platform/status-reactions.ts';
 import type { RecentMessage } from '../../src/tools/types.ts';
 import { directMessageAccess, isAllowed } from './access-policy.ts';
 import { collectMedia, MAX_DOWNLOAD_BYTES } from './attachments.ts';
 import { ChannelAnswer } from './channel-answer.ts';
+import { DeferredAnswer } from './deferred-answer.ts';
 import { toIncomingMessage, type ConversationLocation } from './incoming-message.ts';
-import { repliedMessageId, triggerOf, type Trigger } from './message-trigger.ts';
+import { fromPerson, repliedMessageId, triggerOf, type Trigger } from './message-trigger.ts';
 import type { RouteRateLimits } from './route-rate-limits.ts';
 import type { ReplyChains } from './reply-chains.ts';
 import { filesToRead, repliedMessage } from './replied-message.ts';
+import { discordStatusMark } from './status-reactions.ts';
+import { threadName } from './thread-name.ts';
 import { visibleContent, type VisibleContent } from './visible-content.ts';
 import type { VoiceNotePolicy } from './voice-note-policy.ts';
 
@@ -27,6 +31,17 @@ export interface MessageHandlerDeps {
 
 function roleIdsOf(message: Message): string[] {
   return message.member ? [...message.member.roles.cache.keys()] : [];
+}
+
+/** Triggers that open a thread for their question where the channel asks for it (a reply to Herald continues its chain). */
+const THREAD_OPENERS: ReadonlySet<Trigger> = new Set(['mention', 'trigger-word', 'channel']);
+
+/** How a message is answered: why, and the channel's choices for it. */
+interface Addressing {
+  trigger: Trigger;
+  triggers: ChannelTriggers;
+  /** A thread is (or was) opened from the question and the answer goes there. */
+  inOwnThread: boolean;
 }
 
 function channelIdsOf(message: Message): string[] {
@@ -56,21 +71,36 @@ export class MessageHandler {
 
   async handle(message: Message): Promise<void> {
     const botId = message.client.user.id;
-    const trigger = triggerOf(message, botId);
-    if (!trigger || !(await this.#allowed(message))) return;
+    const addressing = await this.#addressing(message, botId);
+    if (!addressing || !(await this.#allowed(message))) return;
     const content = visibleContent(message);
-    if (trigger === 'voice-note' && (await this.#deps.voiceNotes.get(message.guildId!)) === 'off') return;
+    if (addressing.trigger === 'voice-note' && (await this.#deps.voiceNotes.get(message.guildId!)) === 'off') return;
     if (!message.channel.isSendable()) return;
-    await this.#deps.flow.asked(this.#question(message, message.channel, content, trigger, botId));
+    await this.#deps.flow.asked(this.#question(message, message.channel, content, addressing, botId));
   }
 
   /** An edit of a message still addressed to Herald; the core decides whether it replaces an answer. */
   async handleEdit(message: Message | PartialMessage): Promise<void> {
     if (message.partial || message.editedTimestamp === null) return;
     const botId = message.client.user.id;
-    const trigger = triggerOf(message, botId);
-    if (!trigger || !message.channel.isSendable() || !(await this.#allowed(message))) return;
-    await this.#deps.flow.edited(this.#question(message, message.channel, visibleContent(message), trigger, botId), message.editedTimestamp);
+    const addressing = await this.#addressing(message, botId);
+    if (!addressing || !message.channel.isSendable() || !(await this.#allowed(message))) return;
+    await this.#deps.flow.edited(this.#question(message, message.channel, visibleContent(message), addressing, botId), message.editedTimestamp);
+  }
+
+  /** Whether the core finds the message addressed to Herald, under its channel's triggers; undefined to stay quiet. */
+  async #addressing(message: Message, botId: string): Promise<Addressing | undefined> {
+    if (!fromPerson(message, botId)) return undefined;
+    const channel = message.channel;
+    const triggers = await this.#deps.core.engine.triggersFor({
+      platform: 'discord',
+      ...(message.guildId !== null && { workspaceId: message.guildId }),
+      channelId: channel.isThread() ? (channel.parentId ?? channel.id) : channel.id,
+    });
+    const trigger = triggerOf(message, botId, triggers);
+    if (!trigger) return undefined;
+    const threadable = message.inGuild() && !channel.isThread() && THREAD_OPENERS.has(trigger);
+    return { trigger, triggers, inOwnThread: threadable && (triggers.autoThread || message.hasThread) };
   }
 
   /**
@@ -87,29 +117,72 @@ export class MessageHandler {
     return isAllowed(access, { guildId: message.guildId, channelIds: channelIdsOf(message), roleIds: roleIdsOf(message) });
   }
 
-  #question(message: Message, channel: SendableChannels, content: VisibleContent, trigger: Trigger, botId: string): Question {
-    const { core, logger, rateLimits, chains } = this.#deps;
+  #question(message: Message, channel: SendableChannels, content: VisibleContent, addressing: Addressing, botId: string): Question {
+    const { logger } = this.#deps;
+    const { trigger, triggers, inOwnThread } = addressing;
     let conversation: Promise<ConversationLocation> | undefined;
-    const conversationOf = () => (conversation ??= this.#locate(message));
+    // A thread opened from a message has the message's id: its conversation is known before the thread exists.
+    const conversationOf = () =>
+      (conversation ??= inOwnThread ? Promise.resolve({ channelId: channel.id, threadId: message.id }) : this.#locate(message));
     return {
       key: message.id,
       text: content.content,
       sentAt: message.createdTimestamp,
       read: async (signal) => this.#incoming(message, content, await conversationOf(), trigger, botId, signal),
       recentMessages: recentMessages(channel, message.id),
-      openAnswer: (events) =>
-        new ChannelAnswer({
-          channel,
-          questionId: message.id,
-          // A guild channel's timeline is threaded by reply chains; their root is the conversation.
-          chainRoot: message.inGuild() && !channel.isThread() ? conversationOf().then((located) => located.threadId) : Promise.resolve(undefined),
-          chains,
-          rateLimits,
-          logger,
-          uploadLimitBytes: core.config.media.uploadLimitBytes,
-          events,
-        }),
+      openAnswer: (events) => {
+        const answer = inOwnThread
+          ? new DeferredAnswer(
+              this.#threadFor(message, botId).then((place) =>
+                // Kept in the channel, the answer still belongs to the question's conversation, as a reply chain.
+                this.#answerIn(place, message, events, Promise.resolve(place === channel ? message.id : undefined)),
+              ),
+            )
+          : // A guild channel's timeline is threaded by reply chains; their root is the conversation.
+            this.#answerIn(
+              channel,
+              message,
+              events,
+              message.inGuild() && !channel.isThread() ? conversationOf().then((located) => located.threadId) : Promise.resolve(undefined),
+            );
+        const mark = triggers.statusReactions ? discordStatusMark(message, botId) : undefined;
+        return mark ? withStatusReactions(answer, mark, logger) : answer;
+      },
     };
+  }
+
+  #answerIn(channel: SendableChannels, message: Message, events: AnswerEvents, chainRoot: Promise<string | undefined>): AnswerWriter {
+    const { core, logger, rateLimits, chains } = this.#deps;
+    return new ChannelAnswer({
+      channel,
+      questionId: message.id,
+      chainRoot,
+      chains,
+      rateLimits,
+      logger,
+      uploadLimitBytes: core.config.media.uploadLimitBytes,
+      events,
+    });
+  }
+
+  /**
+   * The thread opened from the question (already there for an edited one), named after it. Where Herald may not open
+   * or write in threads, or Discord refuses, the answer stays in the question's channel.
+   */
+  async #threadFor(message: Message, botId: string): Promise<SendableChannels> {
+    const channel = message.channel as SendableChannels;
+    if (!message.inGuild() || message.channel.isThread()) return channel;
+    const permissions = message.channel.permissionsFor(botId);
+    if (!permissions?.has([PermissionFlagsBits.CreatePublicThreads, PermissionFlagsBits.SendMessagesInThreads])) {
+      this.#deps.logger.warn({ channel: message.channelId }, 'auto-thread: Herald may not open threads here; answering in the channel');
+      return channel;
+    }
+    try {
+      return message.thread ?? (await message.startThread({ name: threadName(message, botId) }));
+    } catch (error) {
+      this.#deps.logger.warn({ err: error, channel: message.channelId }, 'auto-thread: opening a thread failed; answering in the channel');
+      return channel;
+    }
   }
 
   async #incoming(

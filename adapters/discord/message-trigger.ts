@@ -1,13 +1,21 @@
 import { MessageFlags, MessageReferenceType, MessageType, type Message } from 'discord.js';
+import { addressedBy, type Addressed, type MessageFacts } from '../../src/platform/addressed.ts';
+import type { ChannelTriggers } from '../../src/conversation/types.ts';
 
 /**
- * Why Herald answers a message: a direct message, a message in a thread Herald started, a reply to one of
- * Herald's messages, an @mention of Herald (or of its managed role), or a voice message to transcribe.
+ * Why Herald answers a message (the core decides, see addressedBy): a direct message, a message in a thread Herald
+ * started, a reply to one of Herald's messages, an @mention of Herald (or of its managed role), a trigger word, a
+ * channel answered without mentions, or a voice message to transcribe.
  */
-export type Trigger = 'direct' | 'thread' | 'reply' | 'mention' | 'voice-note';
+export type Trigger = Addressed;
 
 function mentionsBot(message: Message, botId: string): boolean {
   return message.mentions.users.has(botId) || message.mentions.roles.some((role) => role.tags?.botId === botId);
+}
+
+function mentionsOthers(message: Message, botId: string): boolean {
+  const { mentions } = message;
+  return mentions.everyone || mentions.users.some((user) => user.id !== botId) || mentions.roles.some((role) => role.tags?.botId !== botId);
 }
 
 /** The reply reference of a message that answers another one (not a forward). */
@@ -16,15 +24,28 @@ export function repliedMessageId(message: Message): string | undefined {
   return reference?.messageId && reference.type === MessageReferenceType.Default ? reference.messageId : undefined;
 }
 
-/** What makes Herald answer `message`, or undefined to stay quiet; bots (Herald included) are never answered. */
-export function triggerOf(message: Message, botId: string): Trigger | undefined {
-  if (message.author.bot || message.author.id === botId || message.webhookId !== null || message.system) return undefined;
-  if (message.type !== MessageType.Default && message.type !== MessageType.Reply) return undefined;
-  if (!message.inGuild()) return 'direct';
+/** A person's own message (a plain one or a reply): bots, Herald included, webhooks and system notices are never answered. */
+export function fromPerson(message: Message, botId: string): boolean {
+  if (message.author.bot || message.author.id === botId || message.webhookId !== null || message.system) return false;
+  return message.type === MessageType.Default || message.type === MessageType.Reply;
+}
+
+/** What Discord tells of a message, as the core's trigger decision reads it. */
+export function messageFacts(message: Message, botId: string): MessageFacts {
   const channel = message.channel;
-  if (channel.isThread() && channel.ownerId === botId) return 'thread';
-  if (repliedMessageId(message) !== undefined && message.mentions.repliedUser?.id === botId) return 'reply';
-  if (mentionsBot(message, botId)) return 'mention';
-  if (message.flags.has(MessageFlags.IsVoiceMessage)) return 'voice-note';
-  return undefined;
+  return {
+    fromPerson: fromPerson(message, botId),
+    direct: !message.inGuild(),
+    mentionsHerald: mentionsBot(message, botId),
+    repliesToHerald: repliedMessageId(message) !== undefined && message.mentions.repliedUser?.id === botId,
+    inHeraldThread: channel.isThread() && channel.ownerId === botId,
+    mentionsOthers: mentionsOthers(message, botId),
+    voiceNote: message.flags.has(MessageFlags.IsVoiceMessage),
+    text: message.content,
+  };
+}
+
+/** What makes Herald answer `message` in a channel with these triggers, or undefined to stay quiet. */
+export function triggerOf(message: Message, botId: string, triggers: ChannelTriggers): Trigger | undefined {
+  return addressedBy(messageFacts(message, botId), triggers);
 }

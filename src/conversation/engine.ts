@@ -18,6 +18,7 @@ import { SettingsStore, type ResolvedSettings } from './settings.ts';
 import type { TurnContext } from './turn-context.ts';
 import { TurnRegistry, type Turn } from './turn-registry.ts';
 import type {
+  ChannelTriggers,
   ConversationKey,
   ConversationSettings,
   HandleOptions,
@@ -190,6 +191,21 @@ export class ConversationEngine {
   /** The settings in force in a conversation: channel over server over config (request overrides aside). */
   settingsFor(key: ConversationKey): Promise<ResolvedSettings> {
     return this.#settings.resolve(key, this.#config);
+  }
+
+  /** How Herald is addressed in a conversation's channel: its admins' trigger settings. */
+  triggersFor(key: ConversationKey): Promise<ChannelTriggers> {
+    return this.#settings.triggers(key);
+  }
+
+  /**
+   * A member's persona for their conversation (null clears it), kept as long as its history. False, and nothing
+   * stored, where the channel's admins have not allowed personas per conversation; RangeError for an invalid one.
+   */
+  async setConversationPersona(key: ConversationKey, persona: string | null): Promise<boolean> {
+    if (!(await this.#settings.resolve(key, this.#config)).memberPersonas) return false;
+    await this.#settings.setConversationPersona(key, persona, this.#config.conversation.historyTtlSeconds * 1000);
+    return true;
   }
 
   getSettings(scope: SettingsScope): Promise<ConversationSettings> {

@@ -1,7 +1,7 @@
 import type { Config, WebSearchMode } from '../config/config.ts';
 import type { Store } from '../store/store.ts';
-import { settingsId } from './conversation-key.ts';
-import type { ConversationKey, ConversationSettings, RequestOverrides, SettingsPatch, SettingsScope } from './types.ts';
+import { conversationId, settingsId } from './conversation-key.ts';
+import type { ChannelTriggers, ConversationKey, ConversationSettings, RequestOverrides, SettingsPatch, SettingsScope } from './types.ts';
 
 export interface ResolvedSettings {
   persona?: string;
@@ -10,10 +10,16 @@ export interface ResolvedSettings {
   model: string;
   voice: string;
   quotas: { userRequestsPerMinute: number; userDailyTokens: number };
+  /** Members may set a persona for their own conversation here. */
+  memberPersonas: boolean;
+  triggers: ChannelTriggers;
 }
 
 const WEB_SEARCH_MODES: readonly WebSearchMode[] = ['off', 'auto', 'force'];
 export const MAX_PERSONA_CHARS = 4000;
+export const MAX_TRIGGER_WORDS = 10;
+export const MAX_TRIGGER_WORD_CHARS = 40;
+const BOOLEAN_FIELDS = new Set(['thinking', 'memberPersonas', 'answerAll', 'autoThread', 'statusReactions']);
 const IDENTIFIER = /^[A-Za-z0-9._:/-]{1,100}$/;
 
 /** Stored settings per guild/workspace and per channel; a request override wins over channel, channel over guild, guild over config. */
@@ -34,6 +40,7 @@ export class SettingsStore {
     const next: Record<string, unknown> = { ...(await this.get(scope)) };
     for (const [field, value] of Object.entries(patch)) {
       if (value === null) delete next[field];
+      else if (field === 'triggerWords') next[field] = normalizeTriggerWords(value as string[]);
       else if (value !== undefined) next[field] = typeof value === 'string' ? value.trim() : value;
     }
     if (Object.keys(next).length === 0) await this.#store.delete(settingsKey(scope));
@@ -41,13 +48,31 @@ export class SettingsStore {
     return next as ConversationSettings;
   }
 
+  /** A member's persona for one conversation; it applies only while the channel's or server's memberPersonas is on. */
+  conversationPersona(key: ConversationKey): Promise<string | undefined> {
+    return this.#store.get<string>(conversationPersonaKey(key));
+  }
+
+  /** Sets (or with null clears) a conversation's persona, kept as long as its history; RangeError for one too long or empty. */
+  async setConversationPersona(key: ConversationKey, persona: string | null, ttlMs: number): Promise<void> {
+    if (persona === null) {
+      await this.#store.delete(conversationPersonaKey(key));
+      return;
+    }
+    checkPatch({ persona });
+    await this.#store.set(conversationPersonaKey(key), persona.trim(), ttlMs);
+  }
+
+  /** How Herald is addressed in the channel of `key`. */
+  async triggers(key: ConversationKey): Promise<ChannelTriggers> {
+    return triggersOf(await this.#stored(key));
+  }
+
   async resolve(key: ConversationKey, config: Config, overrides: RequestOverrides = {}): Promise<ResolvedSettings> {
-    const [workspace, channel] = await Promise.all([
-      key.workspaceId === undefined ? Promise.resolve({}) : this.get({ platform: key.platform, workspaceId: key.workspaceId }),
-      this.get({ platform: key.platform, workspaceId: key.workspaceId, channelId: key.channelId }),
-    ]);
-    const stored: ConversationSettings = { ...workspace, ...channel };
-    const merged: ConversationSettings = { ...stored, ...definedOnly(overrides) };
+    const stored = await this.#stored(key);
+    const memberPersonas = stored.memberPersonas === true;
+    const ownPersona = memberPersonas ? await this.conversationPersona(key) : undefined;
+    const merged: ConversationSettings = { ...stored, ...(ownPersona && { persona: ownPersona }), ...definedOnly(overrides) };
     const { quotas } = config;
     // Where the operator, a server or a channel turned web search off, a request cannot turn it back on.
     const searchOff = (stored.webSearch ?? config.webSearch.mode) === 'off';
@@ -61,13 +86,33 @@ export class SettingsStore {
         userRequestsPerMinute: Math.min(merged.userRequestsPerMinute ?? Infinity, quotas.userRequestsPerMinute),
         userDailyTokens: Math.min(merged.userDailyTokens ?? Infinity, quotas.userDailyTokens),
       },
+      memberPersonas,
+      triggers: triggersOf(stored),
     };
+  }
+
+  /** The channel's settings over its server's. */
+  async #stored(key: ConversationKey): Promise<ConversationSettings> {
+    const [workspace, channel] = await Promise.all([
+      key.workspaceId === undefined ? Promise.resolve({}) : this.get({ platform: key.platform, workspaceId: key.workspaceId }),
+      this.get({ platform: key.platform, workspaceId: key.workspaceId, channelId: key.channelId }),
+    ]);
+    return { ...workspace, ...channel };
   }
 }
 
 /** Whether a chat model id may be used: the operator's allow list (CHAT_MODELS_ALLOWED), which always holds CHAT_MODEL. */
 export function isAllowedModel(model: string, config: Pick<Config, 'models'>): boolean {
   return config.models.chatAllowed.includes(model);
+}
+
+function triggersOf(stored: ConversationSettings): ChannelTriggers {
+  return {
+    answerAll: stored.answerAll === true,
+    autoThread: stored.autoThread === true,
+    words: stored.triggerWords ?? [],
+    statusReactions: stored.statusReactions === true,
+  };
 }
 
 function definedOnly(overrides: RequestOverrides): ConversationSettings {
@@ -80,8 +125,10 @@ function checkPatch(patch: SettingsPatch): void {
     if (field === 'persona') {
       if (typeof value !== 'string' || value.trim() === '') throw new RangeError('persona must be non-empty text');
       if (value.length > MAX_PERSONA_CHARS) throw new RangeError(`persona must be at most ${MAX_PERSONA_CHARS} characters`);
-    } else if (field === 'thinking') {
-      if (typeof value !== 'boolean') throw new RangeError('thinking must be true or false');
+    } else if (BOOLEAN_FIELDS.has(field)) {
+      if (typeof value !== 'boolean') throw new RangeError(`${field} must be true or false`);
+    } else if (field === 'triggerWords') {
+      checkTriggerWords(value);
     } else if (field === 'webSearch') {
       if (!WEB_SEARCH_MODES.includes(value as WebSearchMode)) throw new RangeError('webSearch must be off, auto or force');
     } else if (field === 'model' || field === 'voice') {
@@ -92,6 +139,31 @@ function checkPatch(patch: SettingsPatch): void {
       if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw new RangeError(`${field} must be a whole number of at least 1`);
     } else throw new RangeError(`unknown setting "${field}"`);
   }
+}
+
+function checkTriggerWords(value: unknown): void {
+  if (!Array.isArray(value) || value.length === 0 || value.length > MAX_TRIGGER_WORDS) {
+    throw new RangeError(`trigger words must be a list of 1 to ${MAX_TRIGGER_WORDS} words`);
+  }
+  for (const word of value) {
+    if (typeof word !== 'string' || !/[\p{L}\p{N}]/u.test(word)) throw new RangeError('each trigger word needs a letter or digit');
+    if (word.trim().length > MAX_TRIGGER_WORD_CHARS) throw new RangeError(`a trigger word must be at most ${MAX_TRIGGER_WORD_CHARS} characters`);
+  }
+}
+
+/** Lower case, one space between words, without the punctuation around them ("Herald," is "herald"), each once. */
+function normalizeTriggerWords(words: readonly string[]): string[] {
+  const normalized = words.map((word) =>
+    word
+      .toLowerCase()
+      .replace(/\s+/g, ' ')
+      .replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''),
+  );
+  return [...new Set(normalized)];
+}
+
+function conversationPersonaKey(key: ConversationKey): string {
+  return `persona:${conversationId(key)}`;
 }
 
 function settingsKey(scope: SettingsScope): string {

@@ -101,6 +101,28 @@ export interface ConversationSettings {
   /** Per-user limits here; they can only be stricter than the operator's (QUOTA_USER_*). */
   userRequestsPerMinute?: number;
   userDailyTokens?: number;
+  /** Members may give their own conversation a persona (/persona); off by default. */
+  memberPersonas?: boolean;
+  /** Every message here is answered, without a mention. */
+  answerAll?: boolean;
+  /** Discord: a mention opens a thread, named after the question, where Herald goes on without mentions. */
+  autoThread?: boolean;
+  /** Words that address Herald at the start of a message, as a mention does ("herald, …"); lower case. */
+  triggerWords?: string[];
+  /** 👀 on a question when it arrives, then ✅ when answered or ⚠️ when it failed. */
+  statusReactions?: boolean;
+}
+
+/** How Herald is addressed in a channel, as its admins set it with /settings. */
+export interface ChannelTriggers {
+  /** Every message is answered, without a mention. */
+  answerAll: boolean;
+  /** Discord: a mention opens a thread named after the question, answered there without mentions. */
+  autoThread: boolean;
+  /** Lower-case words that address Herald at the start of a message, as a mention does. */
+  words: readonly string[];
+  /** 👀 when a question arrives, then ✅ or ⚠️. */
+  statusReactions: boolean;
 }
 
 export interface SettingsScope {
