@@ -1,23 +1,33 @@
 /**
- * What Herald answers outside the assistant container: a mention (in its thread), a direct message, and a
- * follow-up in a thread it has replied in. Bots and Herald's own messages are ignored. Deletions, wherever they
- * happen, go to the core (answers in progress stop, a deleted question is forgotten); a person's edit of a question still addressed to Herald (the assistant's
- * included) may replace its answer.
+ * What Herald answers outside the assistant container: a direct message, and in channels whatever the core finds
+ * addressed to it (a mention, a follow-up in a thread it has replied in, a trigger word, any message where the channel
+ * is answered without mentions), always in the message's thread. Bots and Herald's own messages are ignored.
+ * Deletions, wherever they happen, go to the core (answers in progress stop, a deleted question is forgotten); a
+ * person's edit of a question still addressed to Herald (the assistant's included) may replace its answer.
  */
 import type { App } from '@slack/bolt';
+import { addressedBy } from '../../src/platform/addressed.ts';
 import { deletedTs, type DeletionEvent } from './deleted-message.ts';
 import { messageKey, tsMs } from './message-key.ts';
 import type { SlackRuntime } from './runtime.ts';
-import { editOf, isFromPerson, mentionsUser, type SlackEdit, type SlackMessageChangedEvent, type SlackMessageEvent } from './slack-event.ts';
+import {
+  editOf,
+  isFromPerson,
+  mentionsOthers,
+  mentionsUser,
+  type SlackEdit,
+  type SlackMessageChangedEvent,
+  type SlackMessageEvent,
+} from './slack-event.ts';
 import { slackQuestion, type AnswerOptions } from './slack-question.ts';
 
 export function registerMessageListeners(app: App, rt: SlackRuntime): void {
-  const { botUserId, teamId } = rt.identity;
+  const { botUserId } = rt.identity;
 
   app.event('app_mention', async ({ event }) => {
     const mention = event as unknown as SlackMessageEvent;
     if (!isFromPerson(mention, botUserId)) return;
-    ask(rt, 'mention', mention, { threadTs: mention.thread_ts ?? mention.ts });
+    rt.ask('mention', (signal) => askIfAddressed(rt, mention, signal));
   });
 
   app.message(async ({ message }) => {
@@ -36,52 +46,59 @@ export function registerMessageListeners(app: App, rt: SlackRuntime): void {
     if (!isFromPerson(event, botUserId)) return;
     // Replies in DM threads belong to the assistant container (Bolt's Assistant takes them before this).
     if (event.channel_type === 'im') {
-      ask(rt, 'direct message', event, { threadTs: event.thread_ts });
+      rt.ask('direct message', (signal) => rt.flow.asked(slackQuestion(rt, event, { threadTs: event.thread_ts }), signal));
       return;
     }
     // Slack sends a mention both as app_mention and as this message, and now and then only as this message
     // (a file shared with a mention): whichever comes first is answered, the other finds the message claimed.
-    if (mentionsUser(event.text, botUserId)) {
-      ask(rt, 'mention', event, { threadTs: event.thread_ts ?? event.ts });
-      return;
-    }
-    // A thread follow-up only where Herald has replied.
-    const threadTs = event.thread_ts;
-    if (!threadTs) return;
-    rt.ask('thread follow-up', async (signal) => {
-      if (await rt.threads.has(teamId, event.channel, threadTs)) await rt.flow.asked(slackQuestion(rt, event, { threadTs }), signal);
-    });
+    rt.ask('channel message', (signal) => askIfAddressed(rt, event, signal));
   });
 }
 
-/** Hands a new question to the core once the event is acknowledged. */
-function ask(rt: SlackRuntime, label: string, event: SlackMessageEvent, options: AnswerOptions): void {
-  rt.ask(label, (signal) => rt.flow.asked(slackQuestion(rt, event, options), signal));
+/**
+ * Where a channel message is answered, in its thread, when the core finds it addressed to Herald under the channel's
+ * triggers; undefined to leave it alone. A thread's first message is no follow-up in it.
+ */
+async function answerOptions(rt: SlackRuntime, event: SlackMessageEvent): Promise<AnswerOptions | undefined> {
+  const { botUserId, teamId } = rt.identity;
+  const triggers = await rt.core.engine.triggersFor({ platform: 'slack', workspaceId: teamId, channelId: event.channel });
+  const threadTs = event.thread_ts;
+  const mentionsHerald = mentionsUser(event.text, botUserId);
+  const inThread = threadTs !== undefined && threadTs !== event.ts;
+  const addressed = addressedBy(
+    {
+      fromPerson: true,
+      direct: false,
+      mentionsHerald,
+      repliesToHerald: false,
+      // Read from the store only where it can decide.
+      inHeraldThread: inThread && !mentionsHerald && (await rt.threads.has(teamId, event.channel, threadTs)),
+      mentionsOthers: mentionsOthers(event.text, botUserId),
+      text: event.text ?? '',
+    },
+    triggers,
+  );
+  return addressed && { threadTs: threadTs ?? event.ts, statusReactions: triggers.statusReactions };
+}
+
+async function askIfAddressed(rt: SlackRuntime, event: SlackMessageEvent, signal: AbortSignal): Promise<void> {
+  const options = await answerOptions(rt, event);
+  if (options) await rt.flow.asked(slackQuestion(rt, event, options), signal);
 }
 
 function askAgain(rt: SlackRuntime, edit: SlackEdit, options: AnswerOptions, signal: AbortSignal): Promise<void> {
   return rt.flow.edited(slackQuestion(rt, edit.message, options), tsMs(edit.editedTs), signal);
 }
 
-/**
- * An edited question is answered again where it would be answered as a new message: in a DM, for a mention, or as a
- * follow-up in a thread Herald replied in. A thread's first message is no follow-up: a mention edited out of it is
- * left alone.
- */
+/** An edited question is answered again where it would be answered as a new message. */
 function answerEditIfAddressed(rt: SlackRuntime, edit: SlackEdit): void {
-  const { botUserId, teamId } = rt.identity;
   const event = edit.message;
   if (event.channel_type === 'im') {
     rt.ask('edited direct message', (signal) => askAgain(rt, edit, { threadTs: event.thread_ts }, signal));
     return;
   }
-  if (mentionsUser(event.text, botUserId)) {
-    rt.ask('edited mention', (signal) => askAgain(rt, edit, { threadTs: event.thread_ts ?? event.ts }, signal));
-    return;
-  }
-  const threadTs = event.thread_ts;
-  if (!threadTs || threadTs === event.ts) return;
-  rt.ask('edited thread follow-up', async (signal) => {
-    if (await rt.threads.has(teamId, event.channel, threadTs)) await askAgain(rt, edit, { threadTs }, signal);
+  rt.ask('edited message', async (signal) => {
+    const options = await answerOptions(rt, event);
+    if (options) await askAgain(rt, edit, options, signal);
   });
 }

@@ -29,6 +29,8 @@ export const SLACK_METHOD_LIMITS: Readonly<Record<string, BucketLimit>> = {
   'chat.delete': tier(3),
   'conversations.history': tier(3),
   'conversations.replies': tier(3),
+  'reactions.add': tier(3),
+  'reactions.remove': tier(2),
   'assistant.threads.setStatus': tier(3),
   'assistant.threads.setSuggestedPrompts': tier(3),
   'assistant.threads.setTitle': tier(3),

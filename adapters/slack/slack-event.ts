@@ -39,6 +39,16 @@ export function mentionsUser(text: string | undefined, userId: string | undefine
   return false;
 }
 
+// A user's mention (its id) or a broadcast to many: @here, @channel, @everyone, a user group. Prefixes only, so one scan.
+const ADDRESSEE = /<@([UW][A-Z0-9]*)|<!(?:here|channel|everyone|subteam\^)/g;
+
+/** Whether `text` is addressed to someone other than `userId`: another person's mention, a user group, @here and the like. */
+export function mentionsOthers(text: string | undefined, userId: string | undefined): boolean {
+  if (text === undefined) return false;
+  for (const [, mentioned] of text.matchAll(ADDRESSEE)) if (mentioned !== userId) return true;
+  return false;
+}
+
 /** A `message_changed` event: the message as it is now and as it was. */
 export interface SlackMessageChangedEvent {
   subtype?: string;

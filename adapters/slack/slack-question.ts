@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage } from '../../src/conversation/types.ts';
 import type { Question } from '../../src/platform/platform.ts';
+import { withStatusReactions } from '../../src/platform/status-reactions.ts';
 import { readMessageFiles } from './incoming-files.ts';
 import { messageKey, tsMs } from './message-key.ts';
 import { toIncomingMessage } from './normalize.ts';
@@ -11,6 +12,7 @@ import { readRecentMessages } from './recent-messages.ts';
 import type { SlackRuntime } from './runtime.ts';
 import { SlackAnswer } from './slack-answer.ts';
 import type { SlackMessageEvent } from './slack-event.ts';
+import { slackStatusMark } from './status-reactions.ts';
 import { filesToRead } from './thread-files.ts';
 
 export interface AnswerOptions {
@@ -19,6 +21,8 @@ export interface AnswerOptions {
   /** Assistant threads show what the bot is doing with setStatus. */
   status?: (text: string) => Promise<void>;
   clearStatus?: () => Promise<void>;
+  /** The channel's admins asked for status reactions on questions. */
+  statusReactions?: boolean;
 }
 
 export function slackQuestion(rt: SlackRuntime, event: SlackMessageEvent, options: AnswerOptions): Question {
@@ -30,8 +34,8 @@ export function slackQuestion(rt: SlackRuntime, event: SlackMessageEvent, option
     sentAt: tsMs(event.ts),
     read: (signal) => readQuestion(rt, event, threadTs, signal),
     recentMessages: (limit) => readRecentMessages(rt.api, rt.users, { channel: event.channel, ...(threadTs && { threadTs }) }, limit),
-    openAnswer: (events) =>
-      new SlackAnswer(
+    openAnswer: (events) => {
+      const answer = new SlackAnswer(
         rt,
         {
           target: {
@@ -44,7 +48,9 @@ export function slackQuestion(rt: SlackRuntime, event: SlackMessageEvent, option
           ...(options.clearStatus && { clearStatus: options.clearStatus }),
         },
         events,
-      ),
+      );
+      return options.statusReactions ? withStatusReactions(answer, slackStatusMark(rt.api, event.channel, event.ts), rt.logger) : answer;
+    },
   };
 }
 

@@ -195,7 +195,7 @@ export class ConversationEngine {
 
   /** How Herald is addressed in a conversation's channel: its admins' trigger settings. */
   triggersFor(key: ConversationKey): Promise<ChannelTriggers> {
-    return this.#settings.triggers(key);
+    return this.#settings.triggers(key, this.#logger);
   }
 
   /**

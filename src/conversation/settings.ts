@@ -1,4 +1,5 @@
 import type { Config, WebSearchMode } from '../config/config.ts';
+import type { Logger } from '../log/logger.ts';
 import type { Store } from '../store/store.ts';
 import { conversationId, settingsId } from './conversation-key.ts';
 import type { ChannelTriggers, ConversationKey, ConversationSettings, RequestOverrides, SettingsPatch, SettingsScope } from './types.ts';
@@ -63,9 +64,14 @@ export class SettingsStore {
     await this.#store.set(conversationPersonaKey(key), persona.trim(), ttlMs);
   }
 
-  /** How Herald is addressed in the channel of `key`. */
-  async triggers(key: ConversationKey): Promise<ChannelTriggers> {
-    return triggersOf(await this.#stored(key));
+  /** How Herald is addressed in the channel of `key`; the defaults (mentions only) when the store cannot say. */
+  async triggers(key: ConversationKey, logger: Logger): Promise<ChannelTriggers> {
+    try {
+      return triggersOf(await this.#stored(key));
+    } catch (error) {
+      logger.warn({ err: error, channel: key.channelId }, "could not read the channel's triggers; answering mentions only");
+      return triggersOf({});
+    }
   }
 
   async resolve(key: ConversationKey, config: Config, overrides: RequestOverrides = {}): Promise<ResolvedSettings> {

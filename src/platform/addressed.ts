@@ -4,8 +4,6 @@
  */
 import type { ChannelTriggers } from '../conversation/types.ts';
 
-export const NO_TRIGGERS: ChannelTriggers = { answerAll: false, autoThread: false, words: [], statusReactions: false };
-
 /** What the platform tells of a new message, before anything is decided. */
 export interface MessageFacts {
   /** A new message a person wrote: not a bot's, a webhook's or Herald's own, nor a notice of the platform's. */
