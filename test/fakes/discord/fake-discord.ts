@@ -27,6 +27,7 @@ import { channelRoutes } from './routes-channels.ts';
 import { commandPayload, commandRoutes } from './routes-commands.ts';
 import { coreRoutes } from './routes-core.ts';
 import { interactionRoutes } from './routes-interactions.ts';
+import { messageReactions, reactionRoutes } from './routes-reactions.ts';
 import { snowflakeOnShard } from './sharding.ts';
 import { discordTimestamp, snowflake } from './snowflake.ts';
 import { Store } from './store.ts';
@@ -197,7 +198,7 @@ export class FakeDiscord {
     gateway.attach(this.#world);
     this.#router = new RestRouter(
       this.#world,
-      [...coreRoutes, ...channelRoutes, ...commandRoutes, ...interactionRoutes],
+      [...coreRoutes, ...channelRoutes, ...commandRoutes, ...interactionRoutes, ...reactionRoutes],
       new RateLimiter(resolved.rateLimits),
     );
 
@@ -312,6 +313,11 @@ export class FakeDiscord {
   /** Any message the fake knows, including ephemeral and deleted ones. */
   message(id: string): MessageRecord | undefined {
     return this.#world.store.messages.get(id);
+  }
+
+  /** The emoji on a message, each with the ids of those who reacted with it. */
+  reactions(messageId: string): Record<string, string[]> {
+    return messageReactions(this.#world, messageId);
   }
 
   /** A message as GET /channels/:id/messages/:id would return it. */
