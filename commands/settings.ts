@@ -28,13 +28,16 @@ function describeSettings(where: string, settings: ConversationSettings): string
     `requests per user per minute: ${settings.userRequestsPerMinute ?? 'default'}`,
     `tokens per user per day: ${settings.userDailyTokens ?? 'default'}`,
     `persona: ${settings.persona ? `“${settings.persona}”` : 'default'}`,
-    `member personas: ${onOff(settings.memberPersonas)}`,
-    `answer every message: ${onOff(settings.answerAll)}`,
-    `thread per mention: ${onOff(settings.autoThread)}`,
-    `trigger words: ${settings.triggerWords?.map((word) => `“${word}”`).join(', ') ?? 'none'}`,
-    `status reactions: ${onOff(settings.statusReactions)}`,
   ];
-  return `Settings for ${where} — ${shown.join(' · ')}`;
+  // Who may call Herald how: listed once chosen, as most places keep the defaults.
+  const chosen = [
+    settings.memberPersonas !== undefined && `member personas: ${onOff(settings.memberPersonas)}`,
+    settings.answerAll !== undefined && `answer every message: ${onOff(settings.answerAll)}`,
+    settings.autoThread !== undefined && `thread per mention: ${onOff(settings.autoThread)}`,
+    settings.triggerWords && `trigger words: ${settings.triggerWords.map((word) => `“${word}”`).join(', ')}`,
+    settings.statusReactions !== undefined && `status reactions: ${onOff(settings.statusReactions)}`,
+  ].filter((line) => typeof line === 'string');
+  return `Settings for ${where} — ${[...shown, ...chosen].join(' · ')}`;
 }
 
 /** A choice of ON_OFF_DEFAULT as a patch value: true, false, or null to clear. */

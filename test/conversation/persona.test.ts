@@ -31,7 +31,7 @@ describe('a member’s persona for their own conversation', () => {
     h.fake.sendMessage({ channelId, content: `${h.mention} ${text}` });
     await h.repliesFinished(before + 1);
     const [request] = h.emu.requests.slice(asked);
-    const messages = (request?.body as { messages: Array<{ role: string; content: string }> }).messages;
+    const { messages } = request!.body as { messages: Array<{ role: string; content: string }> };
     return messages.find((m) => m.role === 'system')!.content;
   }
 
