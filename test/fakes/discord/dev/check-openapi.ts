@@ -137,6 +137,9 @@ try {
   const forward = fake.forwardMessage({ channelId: channel.id, source: { channelId: channel.id, messageId: original.id as string } });
   await channel.messages.fetch({ message: forward.id as string, force: true });
   await sent.startThread({ name: 'thread' });
+  await sent.react('👀');
+  await sent.react('⚠️');
+  await sent.reactions.resolve('👀')?.users.remove();
   await channel.threads.create({ name: 'private' });
   await sent.delete();
   await client.application!.commands.set([
