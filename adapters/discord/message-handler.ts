@@ -1,4 +1,4 @@
-import { PermissionFlagsBits, type Message, type PartialMessage, type SendableChannels } from 'discord.js';
+import type { Message, PartialMessage, SendableChannels } from 'discord.js';
 import type { ChannelTriggers, IncomingMessage } from '../../src/conversation/types.ts';
 import type { Core } from '../../src/core.ts';
 import type { Logger } from '../../src/log/logger.ts';
@@ -8,6 +8,7 @@ import { withStatusReactions } from '../../src/platform/status-reactions.ts';
 import type { RecentMessage } from '../../src/tools/types.ts';
 import { directMessageAccess, isAllowed } from './access-policy.ts';
 import { collectMedia, MAX_DOWNLOAD_BYTES } from './attachments.ts';
+import { answerThread } from './auto-thread.ts';
 import { ChannelAnswer } from './channel-answer.ts';
 import { DeferredAnswer } from './deferred-answer.ts';
 import { toIncomingMessage, type ConversationLocation } from './incoming-message.ts';
@@ -16,7 +17,6 @@ import type { RouteRateLimits } from './route-rate-limits.ts';
 import type { ReplyChains } from './reply-chains.ts';
 import { filesToRead, repliedMessage } from './replied-message.ts';
 import { discordStatusMark } from './status-reactions.ts';
-import { threadName } from './thread-name.ts';
 import { visibleContent, type VisibleContent } from './visible-content.ts';
 import type { VoiceNotePolicy } from './voice-note-policy.ts';
 
@@ -40,7 +40,7 @@ const THREAD_OPENERS: ReadonlySet<Trigger> = new Set(['mention', 'trigger-word',
 interface Addressing {
   trigger: Trigger;
   triggers: ChannelTriggers;
-  /** A thread is (or was) opened from the question and the answer goes there. */
+  /** A thread is opened from the question (an edited one has it already) and the answer goes there. */
   inOwnThread: boolean;
 }
 
@@ -100,7 +100,7 @@ export class MessageHandler {
     const trigger = triggerOf(message, botId, triggers);
     if (!trigger) return undefined;
     const threadable = message.inGuild() && !channel.isThread() && THREAD_OPENERS.has(trigger);
-    return { trigger, triggers, inOwnThread: threadable && (triggers.autoThread || message.hasThread) };
+    return { trigger, triggers, inOwnThread: threadable && triggers.autoThread };
   }
 
   /**
@@ -133,7 +133,7 @@ export class MessageHandler {
       openAnswer: (events) => {
         const answer = inOwnThread
           ? new DeferredAnswer(
-              this.#threadFor(message, botId).then((place) =>
+              answerThread(message, botId, logger).then((place) =>
                 // Kept in the channel, the answer still belongs to the question's conversation, as a reply chain.
                 this.#answerIn(place, message, events, Promise.resolve(place === channel ? message.id : undefined)),
               ),
@@ -163,26 +163,6 @@ export class MessageHandler {
       uploadLimitBytes: core.config.media.uploadLimitBytes,
       events,
     });
-  }
-
-  /**
-   * The thread opened from the question (already there for an edited one), named after it. Where Herald may not open
-   * or write in threads, or Discord refuses, the answer stays in the question's channel.
-   */
-  async #threadFor(message: Message, botId: string): Promise<SendableChannels> {
-    const channel = message.channel as SendableChannels;
-    if (!message.inGuild() || message.channel.isThread()) return channel;
-    const permissions = message.channel.permissionsFor(botId);
-    if (!permissions?.has([PermissionFlagsBits.CreatePublicThreads, PermissionFlagsBits.SendMessagesInThreads])) {
-      this.#deps.logger.warn({ channel: message.channelId }, 'auto-thread: Herald may not open threads here; answering in the channel');
-      return channel;
-    }
-    try {
-      return message.thread ?? (await message.startThread({ name: threadName(message, botId) }));
-    } catch (error) {
-      this.#deps.logger.warn({ err: error, channel: message.channelId }, 'auto-thread: opening a thread failed; answering in the channel');
-      return channel;
-    }
   }
 
   async #incoming(
