@@ -56,4 +56,26 @@ describe('Herald on Slack: channel triggers set by admins', () => {
     // Status reactions are off here (the default).
     expect(fake.workspace.findMessage(channel, String(called.ts))?.reactions).toEqual([]);
   });
+  it('takes a member’s /persona in a DM only once admins allow it there, and the date stays in the prompt', async () => {
+    const dm = fake.dmChannelId;
+    const said = () => fake.responseUrlPosts.filter((p) => p.body.response_type === 'ephemeral').map((p) => String(p.body.text));
+    const before = said().length;
+    await fake.sendSlashCommand({ command: '/persona', channel: dm, text: 'set You are Captain Byte, a pirate.' });
+    await herald.settled();
+    await configure(dm, '--member-personas=on');
+    await fake.sendSlashCommand({ command: '/persona', channel: dm, text: 'set You are Captain Byte, a pirate.' });
+    await herald.settled();
+    const [refused, , saved] = said().slice(before);
+    expect(refused).toContain('Personas per conversation are off here');
+    expect(saved).toMatch(/^Saved\./);
+
+    const asked = emu.requests.length;
+    await fake.deliverEvent(fake.events.directMessage({ text: 'who are you?' }));
+    const request = await fake.waitFor(() => emu.requests[asked]);
+    await herald.settled();
+    const { messages } = request.body as { messages: Array<{ role: string; content: string }> };
+    const system = messages.find((m) => m.role === 'system')!.content;
+    expect(system.split('\n\n')[0]).toBe('You are Captain Byte, a pirate.');
+    expect(system).toMatch(/Today is .* Your knowledge cutoff is December 2024/);
+  });
 });
