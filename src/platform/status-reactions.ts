@@ -10,11 +10,12 @@ export type MarkStatus = (status: AnswerStatus) => Promise<void>;
 
 /**
  * An answer whose question shows its progress as reactions: received at once, then done or failed (an error the
- * engine reported, or a failure told to the asker) when the answer is over. A reaction that cannot be set is logged
- * and the answer goes on; the marks are set in order.
+ * engine reported, or a failure told to the asker) when the answer is over; a question withdrawn meanwhile (deleted)
+ * gets no more marks. A reaction that cannot be set is logged and the answer goes on; the marks are set in order.
  */
 export function withStatusReactions(writer: AnswerWriter, mark: MarkStatus, logger: Logger): AnswerWriter {
   let failed = false;
+  let withdrawn = false;
   let marks = Promise.resolve();
   const show = (status: AnswerStatus) => {
     marks = marks.then(() => mark(status)).catch((error: unknown) => logger.warn({ err: error, status }, 'could not set a status reaction'));
@@ -28,7 +29,11 @@ export function withStatusReactions(writer: AnswerWriter, mark: MarkStatus, logg
     }
   }
   return {
-    write: (stream, signal): Promise<WrittenAnswer> => writer.write(watched(stream), signal),
+    async write(stream, signal): Promise<WrittenAnswer> {
+      const written = await writer.write(watched(stream), signal);
+      withdrawn = written.stopped === 'aborted';
+      return written;
+    },
     ...(writer.remove && { remove: writer.remove.bind(writer) }),
     fail(error) {
       failed = true;
@@ -36,7 +41,7 @@ export function withStatusReactions(writer: AnswerWriter, mark: MarkStatus, logg
     },
     async close() {
       await writer.close();
-      await show(failed ? 'failed' : 'done');
+      if (!withdrawn) await show(failed ? 'failed' : 'done');
     },
   };
 }
