@@ -39,9 +39,16 @@ describe('Herald on Slack: channel triggers set by admins', () => {
     expect(emu.requests).toHaveLength(1);
     expect(fake.calls('reactions.add').map((c) => c.args.name)).toEqual(['eyes', 'white_check_mark']);
     expect(fake.calls('reactions.remove').map((c) => c.args.name)).toEqual(['eyes']);
-    expect(fake.workspace.findMessage(fake.channelId, String(question.ts))?.reactions).toEqual([
-      { name: 'white_check_mark', users: [fake.botUserId] },
-    ]);
+    const marks = () => fake.workspace.findMessage(fake.channelId, String(question.ts))?.reactions;
+    expect(marks()).toEqual([{ name: 'white_check_mark', users: [fake.botUserId] }]);
+
+    // Edited, the question is answered again there, and its mark set again (Slack's already_reacted is no failure).
+    await fake.deliverEvent(fake.events.messageEdited({ channel: fake.channelId, ts: String(question.ts), text: 'what is the deepest lake?' }));
+    await fake.waitFor(() => finishedReplies(fake.channelId).find((m) => m.text === 'Echo: [alice]: what is the deepest lake?'));
+    await herald.settled();
+    expect(finishedReplies(fake.channelId).map((m) => m.text)).toEqual(['Echo: [alice]: what is the deepest lake?']);
+    expect(fake.calls('reactions.add').at(-1)?.response).toEqual({ ok: false, error: 'already_reacted' });
+    expect(marks()).toEqual([{ name: 'white_check_mark', users: [fake.botUserId] }]);
   });
 
   it('answers a message starting with a trigger word, and leaves the rest of the channel alone', async () => {
