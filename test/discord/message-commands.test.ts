@@ -63,6 +63,12 @@ describe('discord: message commands (a message’s Apps menu)', () => {
     expect(lastChat()).toContain('Good morning, @Alice! The meeting moved to noon.');
     expect(reply.content).toContain('into French');
     expect(h.botMessages(h.fake.textChannel.id)).toHaveLength(0);
+    // The channel's own conversation (where /ask answers) never saw it.
+    const before = h.finished;
+    const asked = h.fake.invokeCommand({ name: 'ask', options: { question: 'what did I just ask?' } });
+    await h.repliesFinished(before + 1);
+    expect(lastChat()).not.toContain('Translate that message');
+    h.fake.deleteUserMessage({ channelId: h.fake.textChannel.id, messageId: asked.originalMessageId! });
 
     const portuguese = await press('Translate', id, 'pt-BR');
     expect(lastChat()).toContain('into Brazilian Portuguese');
