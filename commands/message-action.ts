@@ -54,7 +54,7 @@ export interface MessageActionDefinition {
   id: string;
   /** The menu entry, at most 32 characters (Discord's limit). */
   name: string;
-  /** What it does, in a line (Slack shows it under the shortcut). */
+  /** What it does, in a line (Slack shows it under the shortcut; the manifest says the same). */
   description: string;
   prompt?: ActionPrompt;
   run(ctx: MessageActionContext, services: CommandServices): Promise<void>;

@@ -45,7 +45,8 @@ describe('Slack message shortcuts', () => {
     expect(shortcuts.map((s) => s.callback_id).sort()).toEqual(slackShortcuts.map((a) => a.id).sort());
     expect(shortcuts.map((s) => s.callback_id)).toEqual(expect.arrayContaining(['translate', 'read_aloud']));
     for (const s of shortcuts) {
-      expect(s).toMatchObject({ type: 'message', name: slackShortcuts.find((a) => a.id === s.callback_id)!.name });
+      const action = slackShortcuts.find((a) => a.id === s.callback_id)!;
+      expect(s).toEqual({ type: 'message', callback_id: action.id, name: action.name, description: action.description });
       expect(s.name.length).toBeLessThanOrEqual(24);
       expect(s.description.length).toBeLessThanOrEqual(150);
     }
