@@ -79,17 +79,18 @@ describe('Slack message shortcuts', () => {
     expect(fake.botMessages(fake.channelId)).toHaveLength(0);
   });
 
-  it('Transcribe reads a voice clip; a message without text is refused in one line', async () => {
+  it('Transcribe reads a voice clip; a message without text, or too long, is refused in one line', async () => {
     const clip = fake.uploadAudioClip({ bytes: fixture('audio/voice-note.ogg'), user: bob });
     const shared = fake.events.fileShare({ files: [clip], channel: fake.channelId, user: bob });
     const before = fake.ephemeralMessages().length;
     await pick('transcribe', String(shared.ts));
     await pick('read_aloud', String(shared.ts));
+    await pick('read_aloud', bobPosts('word '.repeat(500)));
     const texts = fake
       .ephemeralMessages()
       .slice(before)
       .map((m: Json) => String(m.text));
     expect(texts[0]).toContain('see you at noon');
-    expect(texts[1]).toBe('That message has no text to read aloud.');
+    expect(texts.slice(1)).toEqual(['That message has no text to read aloud.', 'That message is 2499 characters long; I read aloud at most 2000.']);
   });
 });
