@@ -93,4 +93,14 @@ describe('Slack message shortcuts', () => {
     expect(texts[0]).toContain('see you at noon');
     expect(texts.slice(1)).toEqual(['That message has no text to read aloud.', 'That message is 2499 characters long; I read aloud at most 2000.']);
   });
+  it('in a conversation Herald is not in, the answer comes through the response_url', async () => {
+    const elsewhere = fake.addChannel({ name: 'elsewhere', is_member: false }).id;
+    const ts = String(fake.events.message({ text: 'Hola a todos', user: bob, channel: elsewhere }).ts);
+    const delivery = await fake.sendInteractive(fake.messageShortcutPayload({ callbackId: 'translate', messageTs: ts, channel: elsewhere }));
+    expect(delivery.status).toBe(200);
+    await herald.settled();
+    expect(fake.calls('chat.postEphemeral').at(-1)?.response).toMatchObject({ ok: false, error: 'not_in_channel' });
+    expect(fake.responseUrlPosts.at(-1)).toMatchObject({ channel: elsewhere, user: fake.userId, body: { response_type: 'ephemeral' } });
+    expect(String(fake.responseUrlPosts.at(-1)!.body.text)).toContain('into French');
+  });
 });
