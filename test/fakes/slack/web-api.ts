@@ -9,6 +9,7 @@ import { fail } from './method-types.ts';
 import type { FakeCore, MethodSpec, TokenKind } from './method-types.ts';
 import { chatMethods } from './methods-chat.ts';
 import { conversationMethods } from './methods-conversations.ts';
+import { ephemeralMethods } from './methods-ephemeral.ts';
 import { fileMethods } from './methods-files.ts';
 import { streamMethods } from './methods-stream.ts';
 import { workspaceMethods } from './methods-workspace.ts';
@@ -17,6 +18,7 @@ import type { Json } from './state.ts';
 export const METHODS: Record<string, MethodSpec> = {
   ...workspaceMethods,
   ...chatMethods,
+  ...ephemeralMethods,
   ...streamMethods,
   ...conversationMethods,
   ...fileMethods,
