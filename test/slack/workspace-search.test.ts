@@ -20,7 +20,8 @@ function seed(fake: FakeSlack, channel: string, count: number, special: Record<n
   );
 }
 
-const permalink = (fake: FakeSlack, channel: string, ts: string) => `${channel}/p${ts.replace('.', '')}`;
+/** The part of a permalink that names the message: `/archives/{channel}/p{ts without the dot}`. */
+const permalink = (channel: string, ts: string) => `/archives/${channel}/p${ts.replace('.', '')}`;
 
 /** The answer's source lines (one per cited source), as Slack shows them under it. */
 function sourceLines(message: StoredMessage): string[] {
@@ -65,7 +66,7 @@ describe('slack: questions about the channel, answered from its history with the
     expect(reply.text).toContain('Decided: the release date is March 14');
     const lines = sourceLines(reply);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain(permalink(fake, fake.channelId, decided.ts));
+    expect(lines[0]).toContain(permalink(fake.channelId, decided.ts));
     expect(lines[0]).toMatch(/\|\[1\] #general · bob> · <!date\^\d+\^/);
     const calls = fake
       .calls()
@@ -100,7 +101,7 @@ describe('slack: questions about the channel, answered from its history with the
     await fake.deliverEvent(fake.events.messageDeleted({ channel: fake.channelId, ts: decided.ts }));
     const reply = await ask(fake.events.appMention({ text: 'call search_messages {"query":"release date"}' }));
     expect(reply.text).not.toContain('March 14');
-    expect(sourceLines(reply).join('\n')).not.toContain(permalink(fake, fake.channelId, decided.ts));
+    expect(sourceLines(reply).join('\n')).not.toContain(permalink(fake.channelId, decided.ts));
   });
 });
 
