@@ -29,6 +29,20 @@ describe('the history cache', () => {
     expect(cache.get({ channelId: 'd', limit: 100 })).toBeDefined();
   });
 
+  it('drops the reads of a channel or thread someone wrote in', () => {
+    const cache = new HistoryCache({ ttlMs: 60_000 });
+    cache.set({ channelId: 'c', limit: 100 }, { messages: [] });
+    cache.set({ channelId: 'c', threadId: 't', limit: 100 }, { messages: [] });
+    cache.set({ channelId: 'd', threadId: 'u', limit: 100 }, { messages: [] });
+    cache.set({ channelId: 'd', limit: 100 }, { messages: [] });
+    cache.forgetChannel('c');
+    cache.forgetChannel('u');
+    expect(cache.get({ channelId: 'c', limit: 100 })).toBeUndefined();
+    expect(cache.get({ channelId: 'c', threadId: 't', limit: 100 })).toBeUndefined();
+    expect(cache.get({ channelId: 'd', threadId: 'u', limit: 100 })).toBeUndefined();
+    expect(cache.get({ channelId: 'd', limit: 100 })).toBeDefined();
+  });
+
   it('keeps at most 64 reads, the oldest going first', () => {
     const cache = new HistoryCache({ ttlMs: 60_000 });
     for (let i = 0; i < 65; i += 1) cache.set({ channelId: `c${i}`, limit: 10 }, { messages: [] });
