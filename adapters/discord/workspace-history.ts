@@ -5,6 +5,7 @@
 import type { Client, Message, TextBasedChannel } from 'discord.js';
 import type { DiscordAccess } from '../../src/config/config.ts';
 import type { HistoryCache } from '../../src/workspace/history-cache.ts';
+import { pageBudgetNote } from '../../src/workspace/read-extent.ts';
 import { SharedFileReader } from '../../src/workspace/shared-file-text.ts';
 import type { HistoryRange, HistoryRead, WorkspaceHistory, WorkspaceMessage } from '../../src/workspace/workspace-history.ts';
 import { cdnRequest } from './attachments.ts';
@@ -87,7 +88,7 @@ export class DiscordWorkspace implements WorkspaceHistory {
     const files = new SharedFileReader();
     const messages: WorkspaceMessage[] = [];
     for (const message of kept.reverse()) messages.push(await toWorkspaceMessage(message, channelName, files, signal));
-    const cutShort = more && kept.length < range.limit ? budgetNote(messages[0]) : undefined;
+    const cutShort = more && kept.length < range.limit ? pageBudgetNote(messages, 'newest-first') : undefined;
     return { messages, ...(cutShort && { cutShort }) };
   }
 }
@@ -96,11 +97,6 @@ function inRange(message: Message, range: HistoryRange): boolean {
   if (range.since !== undefined && message.createdTimestamp < range.since) return false;
   if (range.fromId !== undefined && BigInt(message.id) < BigInt(range.fromId)) return false;
   return true;
-}
-
-function budgetNote(oldest: WorkspaceMessage | undefined): string {
-  if (!oldest) return 'I could not read any of this channel’s history.';
-  return `I read only the latest messages, back to ${new Date(oldest.sentAt).toISOString()}.`;
 }
 
 async function toWorkspaceMessage(message: Message, channelName: string, files: SharedFileReader, signal: AbortSignal): Promise<WorkspaceMessage> {
