@@ -2,7 +2,7 @@
  * A Discord channel's or thread's history for one asker: GET /channels/{id}/messages in pages of 100, newest first
  * with `before`, within the pages a question may fetch; permissions are checked before every read, cached or not.
  */
-import type { Client, Message, TextBasedChannel } from 'discord.js';
+import type { Client, Embed, Message, TextBasedChannel } from 'discord.js';
 import type { DiscordAccess } from '../../src/config/config.ts';
 import type { HistoryCache } from '../../src/workspace/history-cache.ts';
 import { pageBudgetNote } from '../../src/workspace/read-extent.ts';
@@ -99,6 +99,11 @@ function inRange(message: Message, range: HistoryRange): boolean {
   return true;
 }
 
+/** What an embed says (a bot's message is often only embeds). */
+function embedText(embed: Embed): string {
+  return [embed.title, embed.description].filter((part) => part).join(': ');
+}
+
 async function toWorkspaceMessage(message: Message, channelName: string, files: SharedFileReader, signal: AbortSignal): Promise<WorkspaceMessage> {
   const shared = [...message.attachments.values()].map((a) => ({ request: cdnRequest(a), mime: a.contentType }));
   const fileText = shared.length > 0 ? await files.textOf(shared, signal) : '';
@@ -111,7 +116,7 @@ async function toWorkspaceMessage(message: Message, channelName: string, files: 
     authorId: message.author.id,
     author: message.member?.displayName ?? message.author.displayName,
     isBot: message.author.bot,
-    text: [message.cleanContent, fileText].filter((t) => t !== '').join('\n'),
+    text: [message.cleanContent, ...message.embeds.map(embedText), fileText].filter((t) => t !== '').join('\n'),
     sentAt: message.createdTimestamp,
     link: message.url,
   };

@@ -9,6 +9,8 @@ export const MAX_FOUND_MESSAGES = 30;
 const DEFAULT_FOUND_MESSAGES = 15;
 /** Longest text of one message shown to the model. */
 const MAX_MESSAGE_CHARS = 600;
+/** Longest query ranked: the model's, but still bounded before tokenizing. */
+const MAX_QUERY_CHARS = 500;
 
 interface SearchArgs {
   query?: string;
@@ -30,13 +32,18 @@ export const workspaceSearchTool = defineTool<SearchArgs>({
     },
   },
   available: (context) => context.workspace !== undefined,
-  async handler({ query = '', channel, limit }, context) {
+  async handler({ query: asked = '', channel, limit }, context) {
+    const query = asked.slice(0, MAX_QUERY_CHARS);
     const workspace = context.workspace!;
     const range = await rangeOf(channel, context);
     if (typeof range === 'string') return range;
     const read = await workspace.read(range, context.signal);
     const sources = read.messages.filter((m) => m.id !== workspace.questionId && m.authorId !== workspace.heraldId);
     const found = searchMessages(sources, query, Math.min(MAX_FOUND_MESSAGES, Math.max(1, limit ?? DEFAULT_FOUND_MESSAGES)));
+    context.logger.info(
+      { channel: range.channelId, thread: range.threadId, read: read.messages.length, found: found.length, cutShort: read.cutShort !== undefined },
+      'searched the workspace history',
+    );
     const note = read.cutShort ? `\nNote for the answer: ${read.cutShort}` : '';
     if (found.length === 0) return `No message matches${query ? ` "${query}"` : ''} among the ${sources.length} read.${note}`;
     const citations = found.map((m, i) => citationOf(m, i + 1));

@@ -1,7 +1,8 @@
 import type { HistoryRange, HistoryRead } from './workspace-history.ts';
 
-/** Reads kept at most, whatever their channels: the oldest one goes first. */
+/** Reads, and messages over all reads, kept at most: the oldest read goes first. */
 const MAX_READS = 64;
+const MAX_MESSAGES = 10_000;
 
 interface CachedRead {
   range: HistoryRange;
@@ -40,7 +41,13 @@ export class HistoryCache {
     const key = keyOf(range);
     this.#reads.delete(key);
     this.#reads.set(key, { range, read, expiresAt: this.#now() + this.#ttlMs });
-    while (this.#reads.size > MAX_READS) this.#reads.delete(this.#reads.keys().next().value!);
+    let total = 0;
+    for (const cached of this.#reads.values()) total += cached.read.messages.length;
+    for (const [oldest, cached] of this.#reads) {
+      if (this.#reads.size <= MAX_READS && total <= MAX_MESSAGES) break;
+      this.#reads.delete(oldest);
+      total -= cached.read.messages.length;
+    }
   }
 
   /** Someone wrote in the channel or thread `id`: its reads no longer hold its newest messages. */
