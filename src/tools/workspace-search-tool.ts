@@ -27,7 +27,10 @@ export const workspaceSearchTool = defineTool<SearchArgs>({
     type: 'object',
     properties: {
       query: { type: 'string', description: 'keywords to look for, in the language of the messages; empty for the latest messages' },
-      channel: { type: 'string', description: 'another channel to search, by the name the user gave (e.g. "#launch"); omit for the current one' },
+      channel: {
+        type: 'string',
+        description: 'a channel to search as a whole, by the name the user gave (e.g. "#launch"); omit for the current channel or thread',
+      },
       limit: { type: 'integer', description: `how many messages to return, 1-${MAX_FOUND_MESSAGES} (default ${DEFAULT_FOUND_MESSAGES})` },
     },
   },
@@ -60,7 +63,7 @@ async function rangeOf(channel: string | undefined, context: ToolContext): Promi
   if (channel === undefined || channel.trim() === '') return { ...here, limit: SEARCHED_MESSAGES };
   const channelId = await context.workspace!.channelNamed?.(channel.trim(), context.signal);
   if (channelId === undefined) return `There is no channel called ${channel} that I know of.`;
-  if (channelId === here.channelId) return { ...here, limit: SEARCHED_MESSAGES };
+  // A channel named is read whole, the current one too when asked from one of its threads.
   return { channelId, limit: SEARCHED_MESSAGES };
 }
 
