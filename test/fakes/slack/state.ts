@@ -1,4 +1,4 @@
-import { TsClock, compareTs as compareTsStrings, slackId } from './ids.ts';
+import { TsClock, compareTs as compareTsStrings, slackId, tsAt } from './ids.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -136,6 +136,8 @@ export class Workspace {
   readonly deletedMessages: StoredMessage[] = [];
   readonly assistantThreads = new Map<string, AssistantThreadState>();
   readonly #messages = new Map<string, Map<string, StoredMessage>>();
+  /** Channels whose members were set; any other has every person of the workspace (and the bot when is_member). */
+  readonly #members = new Map<string, string[]>();
 
   constructor(identity: WorkspaceIdentity) {
     this.identity = identity;
@@ -201,6 +203,18 @@ export class Workspace {
     return full;
   }
 
+  setMembers(channel: string, userIds: string[]): void {
+    this.#members.set(channel, [...userIds]);
+  }
+
+  /** The conversation's members as conversations.members lists them: people and bot users, in the order they joined. */
+  membersOf(channel: SlackChannel): string[] {
+    if (channel.is_im) return [channel.user!, this.identity.botUserId];
+    const set = this.#members.get(channel.id);
+    const members = set ?? [...this.users.values()].filter((u) => !u.is_bot && !u.deleted).map((u) => u.id);
+    return channel.is_member && !members.includes(this.identity.botUserId) ? [...members, this.identity.botUserId] : members;
+  }
+
   #channelMessages(channel: string): Map<string, StoredMessage> {
     let map = this.#messages.get(channel);
     if (!map) {
@@ -227,6 +241,30 @@ export class Workspace {
       }
     }
     return message;
+  }
+
+  /**
+   * A channel's past messages put in at once, without events, fast enough for thousands: each ts is made from its
+   * time (`at`, ms), a microsecond later than the one before when two share a millisecond.
+   */
+  seedHistory(channel: string, entries: ReadonlyArray<{ user: string; text: string; at: number }>): StoredMessage[] {
+    let last = '';
+    return entries.map((entry) => {
+      let ts = tsAt(entry.at);
+      if (last !== '' && compareTsStrings(ts, last) <= 0) ts = tsAfter(last);
+      last = ts;
+      return this.insertMessage({
+        channel,
+        ts,
+        user: entry.user,
+        team: this.identity.teamId,
+        text: entry.text,
+        fileIds: [],
+        reactions: [],
+        versions: [{ at: entry.at, text: entry.text }],
+        extra: {},
+      });
+    });
   }
 
   findMessage(channel: string, ts: string): StoredMessage | undefined {
@@ -340,6 +378,13 @@ export class Workspace {
     if (options.includeMetadata && message.metadata) out.metadata = message.metadata;
     return { ...out, ...message.extra };
   }
+}
+
+/** The ts one microsecond after `ts`. */
+function tsAfter(ts: string): string {
+  const [seconds = '0', micros = '0'] = ts.split('.');
+  const next = (BigInt(seconds) * 1_000_000n + BigInt(micros.padEnd(6, '0')) + 1n).toString().padStart(7, '0');
+  return `${next.slice(0, -6)}.${next.slice(-6)}`;
 }
 
 export function threadKey(channel: string, threadTs: string): string {

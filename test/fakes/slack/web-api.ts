@@ -10,6 +10,7 @@ import type { FakeCore, MethodSpec, TokenKind } from './method-types.ts';
 import { chatMethods } from './methods-chat.ts';
 import { conversationMethods } from './methods-conversations.ts';
 import { ephemeralMethods } from './methods-ephemeral.ts';
+import { permalinkMethods } from './methods-permalink.ts';
 import { fileMethods } from './methods-files.ts';
 import { streamMethods } from './methods-stream.ts';
 import { workspaceMethods } from './methods-workspace.ts';
@@ -21,6 +22,7 @@ export const METHODS: Record<string, MethodSpec> = {
   ...ephemeralMethods,
   ...streamMethods,
   ...conversationMethods,
+  ...permalinkMethods,
   ...fileMethods,
 };
 
