@@ -1,4 +1,4 @@
-import type { Message, PartialMessage, SendableChannels } from 'discord.js';
+import type { Client, Message, PartialMessage, SendableChannels } from 'discord.js';
 import type { IncomingMessage } from '../../src/conversation/types.ts';
 import type { Core } from '../../src/core.ts';
 import type { Logger } from '../../src/log/logger.ts';
@@ -8,6 +8,7 @@ import type { RecentMessage } from '../../src/tools/types.ts';
 import { directMessageAccess, isAllowed } from './access-policy.ts';
 import { collectMedia, MAX_DOWNLOAD_BYTES } from './attachments.ts';
 import { ChannelAnswer } from './channel-answer.ts';
+import { isUnknownMessage } from './discord-surface.ts';
 import { toIncomingMessage, type ConversationLocation } from './incoming-message.ts';
 import { repliedMessageId, triggerOf, type Trigger } from './message-trigger.ts';
 import type { RouteRateLimits } from './route-rate-limits.ts';
@@ -71,6 +72,24 @@ export class MessageHandler {
     const trigger = triggerOf(message, botId);
     if (!trigger || !message.channel.isSendable() || !(await this.#allowed(message))) return;
     await this.#deps.flow.edited(this.#question(message, message.channel, visibleContent(message), trigger, botId), message.editedTimestamp);
+  }
+
+  /**
+   * A question Herald answered, read again from Discord for a press on its answer; undefined once it was deleted or
+   * is no longer addressed to Herald.
+   */
+  async questionAt(client: Client<true>, channelId: string, messageId: string): Promise<Question | undefined> {
+    const channel = await client.channels.fetch(channelId);
+    if (!channel?.isSendable()) return undefined;
+    const message = await channel.messages.fetch(messageId).catch((error: unknown) => {
+      if (isUnknownMessage(error)) return undefined;
+      throw error;
+    });
+    if (!message) return undefined;
+    const botId = client.user.id;
+    const trigger = triggerOf(message, botId);
+    if (!trigger || !(await this.#allowed(message))) return undefined;
+    return this.#question(message, channel, visibleContent(message), trigger, botId);
   }
 
   /**

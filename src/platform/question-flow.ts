@@ -179,8 +179,10 @@ export class QuestionFlow {
     const shown = (answered.shown ?? versions.length - 1) + (press.action === 'next' ? 1 : -1);
     const version = versions[shown];
     if (!version || this.#replying.has(press.questionKey)) return 'gone';
+    // Remembered before it shows, so a press that follows what it shows builds on it.
+    await this.#answered.set(press.questionKey, { ...answered, shown });
     const answerKeys = await press.editor.rewrite(answered.answerKeys, version.text, finishedControls(versions, shown));
-    await this.#answered.set(press.questionKey, { ...answered, answerKeys, shown });
+    if (answerKeys.join() !== answered.answerKeys.join()) await this.#answered.set(press.questionKey, { ...answered, answerKeys, shown });
     return 'done';
   }
 

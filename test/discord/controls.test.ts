@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Permission, type InteractionRecord, type Json, type MessageRecord } from '../fakes/discord/index.ts';
+import { startHarness, type Harness } from './harness.ts';
+
+const DEFERRED_UPDATE_MESSAGE = 6;
+
+/** The labels of a message's buttons, as a user sees them, with (off) for a disabled one. */
+function buttons(message: MessageRecord | undefined): string[] {
+  return (message?.components ?? []).flatMap((row) =>
+    ((row.components as Json[] | undefined) ?? []).map((b) => `${String(b.label)}${b.disabled === true ? ' (off)' : ''}`),
+  );
+}
+
+describe('discord: the buttons on an answer', () => {
+  let h: Harness;
+  let moderatorId: string;
+
+  beforeAll(async () => {
+    h = await startHarness();
+    const moderator = h.fake.addUser({ username: 'mod' });
+    const role = h.fake.addRole({ name: 'Moderators', permissions: Permission.ManageMessages });
+    h.fake.addMember({ userId: moderator.id, roleIds: [role.id] });
+    moderatorId = moderator.id;
+  });
+
+  afterAll(async () => {
+    await h.close();
+  });
+
+  /** Asks in `channelId` and waits for the answer to end; returns the question's id. */
+  async function ask(channelId: string, question: string, authorId?: string): Promise<string> {
+    const before = h.finished;
+    const sent = h.fake.sendMessage({ channelId, content: `${h.mention} ${question}`, ...(authorId && { authorId }) });
+    await h.repliesFinished(before + 1);
+    return String(sent.id);
+  }
+
+  /** Presses a button on a message and waits until Discord has the press acknowledged. */
+  async function press(messageId: string, label: string, userId = h.fake.users.alice.id): Promise<InteractionRecord> {
+    const record = h.fake.pressButton({ messageId, button: label, userId });
+    await h.fake.waitFor(() => record.responseType !== null, { description: `the press of ${label} acknowledged` });
+    expect(record.responseType).toBe(DEFERRED_UPDATE_MESSAGE);
+    return record;
+  }
+
+  /** What Herald told the presser alone, once it did. */
+  async function toldPresser(record: InteractionRecord): Promise<MessageRecord> {
+    const id = await h.fake.waitFor(() => record.followupIds[0]);
+    return h.fake.message(id)!;
+  }
+
+  it('Regenerate answers again in place of the old answer, ◀ ▶ flip between the versions; only the asker or a moderator may press', async () => {
+    const { fake, emu } = h;
+    const channel = fake.addChannel({ name: 'regenerate' });
+    await ask(channel.id, 'roll 999999999');
+    const first = h.botMessages(channel.id).map((m) => ({ ...m }));
+    expect(first).toHaveLength(1);
+    expect(first[0]!.content).toMatch(/^Rolled \d+\.$/);
+    expect(buttons(first[0])).toEqual(['Regenerate']);
+
+    const requests = emu.requests.length;
+    const refusal = await toldPresser(await press(first[0]!.id, 'Regenerate', fake.users.bob.id));
+    expect(refusal).toMatchObject({ content: 'Only the asker can do that.', ephemeral: true });
+    expect(emu.requests).toHaveLength(requests);
+    expect(h.botMessages(channel.id).map((m) => m.content)).toEqual([first[0]!.content]);
+
+    const before = h.finished;
+    await press(first[0]!.id, 'Regenerate');
+    await h.repliesFinished(before + 1);
+    const second = h.botMessages(channel.id).map((m) => ({ ...m }));
+    expect(second).toHaveLength(1);
+    expect(fake.message(first[0]!.id)?.deleted).toBe(true);
+    expect(second[0]!.content).toMatch(/^Rolled \d+\.$/);
+    expect(second[0]!.content).not.toBe(first[0]!.content);
+    expect(buttons(second[0])).toEqual(['◀', '2/2 (off)', '▶ (off)', 'Regenerate']);
+
+    // The conversation remembers only the new answer.
+    const chain = fake.sendMessage({ channelId: channel.id, content: 'history', messageReference: { messageId: second[0]!.id } });
+    await h.repliesFinished(before + 2);
+    const history = h.botMessages(channel.id).find((m) => m.reference?.messageId === chain.id)!.content;
+    expect(history).toContain(`assistant: ${second[0]!.content}`);
+    expect(history).not.toContain(first[0]!.content);
+
+    const answer = second[0]!.id;
+    await press(answer, '◀', moderatorId);
+    await fake.waitFor(() => fake.message(answer)?.content === first[0]!.content);
+    expect(buttons(fake.message(answer))).toEqual(['◀ (off)', '1/2 (off)', '▶', 'Regenerate']);
+    await press(answer, '▶');
+    await fake.waitFor(() => fake.message(answer)?.content === second[0]!.content);
+    expect(buttons(fake.message(answer))).toEqual(['◀', '2/2 (off)', '▶ (off)', 'Regenerate']);
+  });
+});
