@@ -89,4 +89,80 @@ describe('discord: the buttons on an answer', () => {
     await fake.waitFor(() => fake.message(answer)?.content === second[0]!.content);
     expect(buttons(fake.message(answer))).toEqual(['◀', '2/2 (off)', '▶ (off)', 'Regenerate']);
   });
+
+  it('Stop ends the answer where it is: the service request is cancelled, the message finished without an error line', async () => {
+    const { fake, emu } = h;
+    const channel = fake.addChannel({ name: 'stop' });
+    emu.pace.tokensPerSecond = 40;
+    const before = h.finished;
+    fake.sendMessage({ channelId: channel.id, content: `${h.mention} long 300` });
+    const streaming = await fake.waitFor(() => h.botMessages(channel.id).find((m) => buttons(m).includes('Stop') && m.content.split(' ').length > 5));
+    expect(buttons(streaming)).toEqual(['Stop']);
+    const request = emu.requests.at(-1)!;
+    const refusal = await toldPresser(await press(streaming.id, 'Stop', fake.users.bob.id));
+    expect(refusal.content).toBe('Only the asker can do that.');
+    await press(streaming.id, 'Stop');
+    await h.repliesFinished(before + 1);
+    emu.pace.tokensPerSecond = 0;
+    await fake.waitFor(() => request.closed);
+    expect(request.closed!.byClient).toBe(true);
+    expect(request.streamed!.sent).toBeLessThan(request.streamed!.total);
+    const [stopped] = h.botMessages(channel.id);
+    expect(h.botMessages(channel.id)).toHaveLength(1);
+    expect(stopped!.content.split(/\s+/).length).toBeLessThan(300);
+    expect(stopped!.content).not.toMatch(/⚠️|…$/);
+    expect(buttons(stopped)).toEqual(['Regenerate']);
+
+    // A stopped answer never entered the conversation, so Regenerate simply asks again.
+    await press(stopped!.id, 'Regenerate');
+    await h.repliesFinished(before + 2);
+    const [again] = h.botMessages(channel.id);
+    expect(again!.content.split(/\s+/)).toHaveLength(300);
+    expect(again!.content.startsWith(stopped!.content)).toBe(true);
+    expect(buttons(again)).toEqual(['◀', '2/2 (off)', '▶ (off)', 'Regenerate']);
+  });
+
+  it('flips every message of a long answer, posting and deleting parts; Continue goes on from a cut answer', async () => {
+    const { fake, emu } = h;
+    const channel = fake.addChannel({ name: 'long-versions' });
+    await ask(channel.id, 'long 450');
+    const long = h.botMessages(channel.id).map((m) => ({ ...m }));
+    expect(long).toHaveLength(2);
+    expect(buttons(long[0])).toEqual([]);
+    expect(buttons(long[1])).toEqual(['Regenerate']);
+
+    for (const model of emu.models) model.maxOutputTokens = 30;
+    let before = h.finished;
+    await press(long[1]!.id, 'Regenerate');
+    await h.repliesFinished(before + 1);
+    const cut = h.botMessages(channel.id).map((m) => ({ ...m }));
+    expect(cut).toHaveLength(1);
+    expect(cut[0]!.content.length).toBeLessThan(200);
+    expect(buttons(cut[0])).toEqual(['◀', '2/2 (off)', '▶ (off)', 'Regenerate', 'Continue']);
+
+    await press(cut[0]!.id, '◀');
+    await fake.waitFor(() => h.botMessages(channel.id).length === 2 && buttons(h.botMessages(channel.id)[1]).length > 0);
+    const flipped = h.botMessages(channel.id);
+    expect(flipped.map((m) => m.content)).toEqual(long.map((m) => m.content));
+    expect(flipped[0]!.id).toBe(cut[0]!.id);
+    expect(buttons(flipped[0])).toEqual([]);
+    expect(buttons(flipped[1])).toEqual(['◀ (off)', '1/2 (off)', '▶', 'Regenerate']);
+
+    await press(flipped[1]!.id, '▶');
+    await fake.waitFor(() => h.botMessages(channel.id).length === 1);
+    expect(h.botMessages(channel.id).map((m) => [m.content, buttons(m)])).toEqual([[cut[0]!.content, buttons(cut[0])]]);
+
+    for (const model of emu.models) delete model.maxOutputTokens;
+    before = h.finished;
+    await press(cut[0]!.id, 'Continue');
+    await h.repliesFinished(before + 1);
+    const asked = emu.requests.at(-1)!.body as { messages: { role: string; content: unknown }[] };
+    expect(asked.messages.at(-2)).toMatchObject({ role: 'assistant', content: cut[0]!.content });
+    expect(JSON.stringify(asked.messages.at(-1)!.content)).toContain('continue');
+    const continued = h.botMessages(channel.id);
+    expect(continued).toHaveLength(2);
+    expect(continued[1]!.content).toMatch(/continue/);
+    expect(buttons(continued[0])).toEqual([]);
+    expect(buttons(continued[1])).toEqual(['◀', '2/2 (off)', '▶ (off)', 'Regenerate']);
+  });
 });
