@@ -11,8 +11,9 @@ import { controlsOf, finishedControls, MAX_VERSIONS } from './answer-versions.ts
 import { DeletionWatch } from './deletion-watch.ts';
 import { EventClaims } from './event-claims.ts';
 import { refuseIfLate } from './late-question.ts';
-import type { AnswerPress, AnswerWriter, PressOutcome, Question, WrittenAnswer } from './platform.ts';
+import type { AnswerPress, AnswerWriter, PressOutcome, Question } from './platform.ts';
 import type { PlatformHooks } from './platform-hooks.ts';
+import { StopPresses } from './stop-presses.ts';
 
 export interface QuestionFlowOptions {
   /** `discord`, `slack`: part of every key the flow stores. */
@@ -55,9 +56,7 @@ export class QuestionFlow {
   readonly #deletions = new DeletionWatch();
   /** Answers being written here, by question key: an edit waits for the old one, a deletion for its end. */
   readonly #replying = new Map<string, Promise<void>>();
-  /** The Stop of each answer being written here, by question key. */
-  readonly #stops = new Map<string, AbortController>();
-  #listening: Promise<void> | undefined;
+  readonly #stops: StopPresses;
 
   constructor({ platform, core, logger, hooks = {} }: QuestionFlowOptions) {
     this.#platform = platform;
@@ -66,6 +65,7 @@ export class QuestionFlow {
     this.#hooks = hooks;
     this.#claims = new EventClaims(core.store, logger);
     this.#answered = new AnsweredQuestions(core.store, platform, core.config.conversation.historyTtlSeconds * 1000);
+    this.#stops = new StopPresses(core.store, platform, logger);
   }
 
   /** True for the first delivery of a platform event (by its own id); false for a repeat. */
@@ -136,40 +136,9 @@ export class QuestionFlow {
     return this.#hooks.shutdown?.drainingSignal.aborted ?? false;
   }
 
-  get #pressChannel(): string {
-    return `controls:${this.#platform}`;
-  }
-
-  /** Listens for Stop presses that other instances received, once; an answer is written only after this settles. */
-  #listen(): Promise<void> {
-    this.#listening ??= this.#core.store
-      .subscribe(this.#pressChannel, (message) => this.#stopHere(message))
-      .then(
-        () => undefined,
-        (error: unknown) => {
-          this.#listening = undefined;
-          this.#logger.warn({ err: error }, 'listening for presses on other instances failed; Stop works only where pressed');
-        },
-      );
-    return this.#listening;
-  }
-
-  #stopHere(message: string): void {
-    let questionKey: unknown;
-    try {
-      questionKey = (JSON.parse(message) as { stop?: unknown }).stop;
-    } catch {
-      questionKey = undefined;
-    }
-    if (typeof questionKey === 'string') this.#stops.get(questionKey)?.abort();
-  }
-
   async #stop(questionKey: string, answered: AnsweredQuestion): Promise<PressOutcome> {
     if (answered.versions) return 'gone';
-    const here = this.#stops.get(questionKey);
-    if (here) here.abort();
-    else await this.#core.store.publish(this.#pressChannel, JSON.stringify({ stop: questionKey }));
-    this.#logger.info({ question: questionKey, here: here !== undefined }, 'answer stopped by a press');
+    await this.#stops.stop(questionKey);
     return 'done';
   }
 
@@ -394,16 +363,11 @@ export class QuestionFlow {
   ): Promise<void> {
     const asked = { text: question.text, ...where(incoming), askerId: incoming.author.id };
     await this.#answered.set(question.key, { ...asked, answerKeys: [] });
-    await this.#listen();
+    await this.#stops.listen();
     let finishReason: string | undefined;
     const reply = stoppableReply(stream, aborts.stop.signal, (done) => (finishReason = done.finishReason));
-    this.#stops.set(question.key, aborts.stop);
-    let written: WrittenAnswer;
-    try {
-      written = await writer.write(reply, aborts.withdraw.signal, { stop: true });
-    } finally {
-      if (this.#stops.get(question.key) === aborts.stop) this.#stops.delete(question.key);
-    }
+    const doneWriting = this.#stops.writing(question.key, aborts.stop);
+    const written = await writer.write(reply, aborts.withdraw.signal, { stop: true }).finally(doneWriting);
     if (written.stopped === 'aborted') {
       this.#logger.info(
         { question: question.key, removed: written.messageKeys.length },
