@@ -165,4 +165,20 @@ describe('discord: the buttons on an answer', () => {
     expect(buttons(continued[0])).toEqual([]);
     expect(buttons(continued[1])).toEqual(['◀', '2/2 (off)', '▶ (off)', 'Regenerate']);
   });
+
+  it('works in a direct message, where the asker alone can press', async () => {
+    const { fake } = h;
+    const dm = fake.dmChannel;
+    const before = h.finished;
+    fake.sendMessage({ channelId: dm.id, content: 'roll 999999999' });
+    await h.repliesFinished(before + 1);
+    const [first] = h.botMessages(dm.id).map((m) => ({ ...m }));
+    expect(buttons(first)).toEqual(['Regenerate']);
+    await press(first!.id, 'Regenerate');
+    await h.repliesFinished(before + 2);
+    const [second] = h.botMessages(dm.id);
+    expect(second!.content).toMatch(/^Rolled \d+\.$/);
+    expect(second!.content).not.toBe(first!.content);
+    expect(buttons(second)).toEqual(['◀', '2/2 (off)', '▶ (off)', 'Regenerate']);
+  });
 });
