@@ -34,14 +34,20 @@ export class AnswerPresses {
     // Every unsharded process hears every press: one takes it.
     if (!pressed || !(await this.#flow.firstDelivery(`interaction:${interaction.id}`))) return;
     await interaction.deferUpdate();
-    const outcome = await this.#flow.pressed({
-      ...pressed,
-      userId: interaction.user.id,
-      // In a DM nobody moderates: only the asker may press.
-      mayModerate: interaction.inGuild() && interaction.memberPermissions.has(PermissionFlagsBits.ManageMessages),
-      editor: new AnswerMessages(interaction.client.rest, interaction.channelId, pressed.questionKey),
-      question: () => this.#messages.questionAt(interaction.client, interaction.channelId, pressed.questionKey),
-    });
+    const outcome = await this.#flow
+      .pressed({
+        ...pressed,
+        userId: interaction.user.id,
+        // In a DM nobody moderates: only the asker may press.
+        mayModerate: interaction.inGuild() && interaction.memberPermissions.has(PermissionFlagsBits.ManageMessages),
+        editor: new AnswerMessages(interaction.client.rest, interaction.channelId, pressed.questionKey),
+        question: () => this.#messages.questionAt(interaction.client, interaction.channelId, pressed.questionKey),
+      })
+      .catch((error: unknown): PressOutcome => {
+        // A message of the answer deleted meanwhile, or Discord refusing an edit: the press cannot be carried out.
+        this.#logger.warn({ err: error, action: pressed.action, question: pressed.questionKey }, 'carrying out a press failed');
+        return 'gone';
+      });
     this.#logger.debug({ action: pressed.action, question: pressed.questionKey, outcome }, 'answer control pressed');
     const told = TOLD[outcome];
     if (told) await this.#tell(interaction, told);

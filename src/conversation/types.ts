@@ -124,8 +124,9 @@ export interface RequestOverrides {
 }
 
 /**
- * An edited message to answer again in place of its first version. It replaces that exchange only when it is
- * the conversation's newest and the edit came within EDIT_WINDOW_MS of the message; otherwise nothing is answered.
+ * An edited message to answer again in place of its first version, or a message answered again (Regenerate, with
+ * both times the press's). It replaces that exchange only when it is the conversation's newest and the edit came
+ * within EDIT_WINDOW_MS of the message; otherwise nothing is answered.
  */
 export interface Replacement {
   /** The platform message whose exchange this one replaces (for an edited question, its own id). */
