@@ -19,6 +19,7 @@ const operations: Record<string, (args: any) => unknown> = {
   setup: () => ({ token: fake.token, restUrl: fake.restUrl, apiUrl: emu.url, apiKey: emu.apiKey, botId: fake.botUser.id }),
   channel: ({ name }: { name: string }) => fake.addChannel({ name }).id,
   send: ({ channelId, content }: { channelId: string; content: string }) => void fake.sendMessage({ channelId, content }),
+  pace: ({ tokensPerSecond }: { tokensPerSecond: number }) => void (emu.pace.tokensPerSecond = tokensPerSecond),
   /** The bot's messages in a channel with their buttons' labels, oldest first. */
   botMessages: ({ channelId }: { channelId: string }) =>
     fake
@@ -28,12 +29,17 @@ const operations: Record<string, (args: any) => unknown> = {
   press: ({ messageId, button }: { messageId: string; button: string }) => fake.pressButton({ messageId, button }).id,
   /**
    * When the press was dispatched, acknowledged, and when the first edit of `messageId` after it reached the fake
-   * (undefined until they happened).
+   * (with `buttons`, the first that changed its buttons); undefined until they happened.
    */
-  timing: ({ interactionId, messageId }: { interactionId: string; messageId: string }) => {
+  timing: ({ interactionId, messageId, buttons }: { interactionId: string; messageId: string; buttons?: boolean }) => {
     const interaction = fake.interaction(interactionId)!;
     const edit = fake.requests.find(
-      (r) => r.method === 'PATCH' && r.params.message_id === messageId && r.timestamp >= interaction.createdAt && r.status < 300,
+      (r) =>
+        r.method === 'PATCH' &&
+        r.params.message_id === messageId &&
+        r.timestamp >= interaction.createdAt &&
+        r.status < 300 &&
+        (!buttons || (r.body as { components?: unknown }).components !== undefined),
     );
     return { pressedAt: interaction.createdAt, acknowledgedAt: interaction.respondedAt ?? undefined, editedAt: edit?.timestamp };
   },

@@ -8,6 +8,8 @@ import { createLogger } from '../src/log/logger.ts';
 const FLIPS = 60;
 const REGENERATIONS = 15;
 const REFERENCE_PRESSES = 60;
+const STOPS = 10;
+const STREAM_TOKENS_PER_SECOND = 40;
 // Presses spaced so the bot stays under Discord's global 50 requests per second, whose waits are not Herald's.
 const PRESS_GAP_MS = 60;
 const POLL_MS = 2;
@@ -123,10 +125,10 @@ export async function run(): Promise<{ markdown: string }> {
   };
   const finished = (count: number) => until(async () => (done >= count ? true : undefined));
   /** Presses, waits until the press was acknowledged and the message edited, returns both delays. */
-  const measure = async (messageId: string, button: string): Promise<{ ack: number; edit: number }> => {
+  const measure = async (messageId: string, button: string, buttons = false): Promise<{ ack: number; edit: number }> => {
     const interactionId = await world.call<string>('press', { messageId, button });
     const timing = await until(async () => {
-      const t = await world.call<Timing>('timing', { interactionId, messageId });
+      const t = await world.call<Timing>('timing', { interactionId, messageId, buttons });
       return t.acknowledgedAt !== undefined && t.editedAt !== undefined ? t : undefined;
     });
     return { ack: timing.acknowledgedAt! - timing.pressedAt, edit: timing.editedAt! - timing.pressedAt };
@@ -170,6 +172,18 @@ export async function run(): Promise<{ markdown: string }> {
       await sleep(PRESS_GAP_MS);
     }
 
+    const stops: { ack: number; edit: number }[] = [];
+    await world.call('pace', { tokensPerSecond: STREAM_TOKENS_PER_SECOND });
+    for (let i = 0; i < STOPS; i++) {
+      const channelId = await world.call<string>('channel', { name: `stop-${i}` });
+      await world.call('send', { channelId, content: `<@${setup.botId}> long 400` });
+      const streaming = await until(async () => (await botMessages(channelId)).find((m) => m.buttons.includes('Stop')));
+      stops.push(await measure(streaming.id, 'Stop', true));
+      await finished(++asked);
+      await sleep(PRESS_GAP_MS);
+    }
+    await world.call('pace', { tokensPerSecond: 0 });
+
     const median = (rows: { edit: number }[]) =>
       percentile(
         rows.map((r) => r.edit),
@@ -181,7 +195,8 @@ export async function run(): Promise<{ markdown: string }> {
       'The real core and discord.js client in the main thread, the service emulator and the fake Discord in a worker',
       'thread. A user presses a button on an answer; measured from the moment the fake dispatches the press to the',
       'moment it receives the acknowledgement (a deferred update) and the first edit of the pressed message. ◀ ▶',
-      'rewrite the answer to the other version; Regenerate first takes the old buttons off. The reference is a bare',
+      'rewrite the answer to the other version; Regenerate first takes the old buttons off; Stop ends the streamed message,',
+      'measured to the edit that changes its buttons (edits of the streaming text do not count). The reference is a bare',
       'discord.js client in the same process that acknowledges its own button and edits its message, nothing else:',
       "the platform's and the library's share. Edit buckets are wide, so no press waits for Discord's rate limits.",
       'Goal: Herald ≤ 150 ms more than the reference.',
@@ -191,9 +206,10 @@ export async function run(): Promise<{ markdown: string }> {
       `| reference (${REFERENCE_PRESSES}) | ${summary(referenceTimes.map((r) => r.ack))} | ${summary(referenceTimes.map((r) => r.edit))} |`,
       `| ◀ ▶ (${FLIPS}) | ${summary(flips.map((r) => r.ack))} | ${summary(flips.map((r) => r.edit))} |`,
       `| Regenerate (${REGENERATIONS}) | ${summary(regenerations.map((r) => r.ack))} | ${summary(regenerations.map((r) => r.edit))} |`,
+      `| Stop while streaming at ${STREAM_TOKENS_PER_SECOND} tokens/s (${STOPS}) | ${summary(stops.map((r) => r.ack))} | ${summary(stops.map((r) => r.edit))} |`,
       '',
       `Herald's own time to the edit, median over the reference's: ◀ ▶ ${median(flips) - median(referenceTimes)} ms, ` +
-        `Regenerate ${median(regenerations) - median(referenceTimes)} ms.`,
+        `Regenerate ${median(regenerations) - median(referenceTimes)} ms, Stop ${median(stops) - median(referenceTimes)} ms.`,
     ];
     return { markdown: lines.join('\n') };
   } finally {
