@@ -23,7 +23,9 @@ export class AnswerMessages implements AnswerEditor {
   async showControls(messageKeys: readonly string[], controls: AnswerControls): Promise<void> {
     const last = messageKeys.at(-1);
     if (last === undefined) return;
-    await this.#rest.patch(Routes.channelMessage(this.#channelId, last), { body: { components: answerButtons(this.#questionKey, controls) } });
+    await this.#rest.patch(Routes.channelMessage(this.#channelId, last), {
+      body: { components: answerButtons(this.#questionKey, controls), allowed_mentions: NO_MENTIONS_BODY },
+    });
   }
 
   async rewrite(messageKeys: readonly string[], text: string, controls: AnswerControls): Promise<string[]> {

@@ -158,7 +158,7 @@ export class QuestionFlow {
   /** Regenerate and Continue: decided now, once across instances; the answer is written after the press is answered. */
   async #answerAgainLater(press: AnswerPress, answered: AnsweredQuestion): Promise<PressOutcome> {
     const { versions, shown = 0, continued = 0 } = answered;
-    if (!versions || (press.action === 'continue' && !controlsOf(answered).continue)) return 'gone';
+    if (this.#draining || !versions || (press.action === 'continue' && !controlsOf(answered).continue)) return 'gone';
     // A second press while the first is answered (here, or on another instance) is the same request.
     if (this.#replying.has(press.questionKey)) return 'done';
     if (!(await this.#claims.claim(`${this.#platform}:${press.action}:${press.questionKey}:${versions.length}:${continued}`))) return 'done';
