@@ -1,15 +1,15 @@
 import type { SendableChannels } from 'discord.js';
 import type { ReplyStream } from '../../src/conversation/types.ts';
 import type { Logger } from '../../src/log/logger.ts';
-import type { AnswerEvents, AnswerWriter, WrittenAnswer } from '../../src/platform/platform.ts';
+import type { AnswerControls, AnswerEvents, AnswerWriter, WrittenAnswer } from '../../src/platform/platform.ts';
 import { renderReply } from '../../src/streaming/render-reply.ts';
+import { answerButtons } from './answer-buttons.ts';
+import { AnswerMessages, EMPTY_ANSWER } from './answer-messages.ts';
 import { ChannelSurface } from './channel-surface.ts';
 import type { RouteRateLimits } from './route-rate-limits.ts';
 import { finishReply, reportFailure } from './finish-reply.ts';
 import type { ReplyChains } from './reply-chains.ts';
 import { startTyping } from './typing.ts';
-
-const EMPTY_ANSWER = '_(The model returned an empty answer.)_';
 
 export interface ChannelAnswerOptions {
   channel: SendableChannels;
@@ -30,10 +30,14 @@ export class ChannelAnswer implements AnswerWriter {
   readonly #logger: Logger;
   readonly #typing;
   readonly #posted: string[] = [];
+  readonly #questionId: string;
+  readonly #messages: AnswerMessages;
 
   constructor(options: ChannelAnswerOptions) {
     const { channel, logger, chains, events } = options;
     this.#logger = logger;
+    this.#questionId = options.questionId;
+    this.#messages = new AnswerMessages(channel.client.rest, channel.id, options.questionId);
     const remember = (id: string) => {
       void options.chainRoot
         .then((root) => (root === undefined ? undefined : chains.remember(id, root)))
@@ -56,15 +60,30 @@ export class ChannelAnswer implements AnswerWriter {
     });
   }
 
-  async write(stream: ReplyStream, signal: AbortSignal): Promise<WrittenAnswer> {
-    const rendered = await renderReply(
-      stream,
-      this.#surface,
-      { failed: (error) => this.#logger.error({ err: error }, 'reply stream failed') },
-      { emptyText: EMPTY_ANSWER, signal },
-    );
-    if (!rendered.stopped) await finishReply(this.#surface, rendered, { showReasoning: false, logger: this.#logger });
-    return { messageKeys: [...this.#posted], ...(rendered.stopped && { stopped: rendered.stopped }) };
+  async write(stream: ReplyStream, signal: AbortSignal, controls: AnswerControls = {}): Promise<WrittenAnswer> {
+    this.#surface.streamingButtons = answerButtons(this.#questionId, controls);
+    try {
+      const rendered = await renderReply(
+        stream,
+        this.#surface,
+        { failed: (error) => this.#logger.error({ err: error }, 'reply stream failed') },
+        { emptyText: EMPTY_ANSWER, signal },
+      );
+      if (!rendered.stopped) await finishReply(this.#surface, rendered, { showReasoning: false, logger: this.#logger });
+      return { messageKeys: [...this.#posted], text: rendered.text, ...(rendered.stopped && { stopped: rendered.stopped }) };
+    } catch (error) {
+      // Nothing is left to stop: the buttons go with the failure.
+      if (this.#surface.streamingButtons.length > 0) await this.showControls(this.#posted, {}).catch(() => {});
+      throw error;
+    }
+  }
+
+  showControls(messageKeys: readonly string[], controls: AnswerControls): Promise<void> {
+    return this.#messages.showControls(messageKeys, controls);
+  }
+
+  rewrite(messageKeys: readonly string[], text: string, controls: AnswerControls): Promise<string[]> {
+    return this.#messages.rewrite(messageKeys, text, controls);
   }
 
   remove(messageKeys: readonly string[]): Promise<void> {

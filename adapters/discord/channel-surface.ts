@@ -52,11 +52,12 @@ export class ChannelSurface extends DiscordSurface {
     return id;
   }
 
-  protected async edit(handle: string, { content, embeds, flags }: EditBody): Promise<void> {
+  protected async edit(handle: string, { content, embeds, components, flags }: EditBody): Promise<void> {
     await this.#channel.client.rest.patch(Routes.channelMessage(this.#channel.id, handle), {
       body: {
         ...(content !== undefined && { content }),
         ...(embeds !== undefined && { embeds }),
+        ...(components !== undefined && { components }),
         ...(flags !== undefined && { flags: Array.isArray(flags) ? 0 : flags }),
         allowed_mentions: NO_MENTIONS_BODY,
       },
@@ -72,10 +73,11 @@ export class ChannelSurface extends DiscordSurface {
     }
   }
 
-  async #post({ content, embeds, flags }: MessageBody, replyTo: string | undefined): Promise<string> {
+  async #post({ content, embeds, components, flags }: MessageBody, replyTo: string | undefined): Promise<string> {
     const body: RESTPostAPIChannelMessageJSONBody = {
       ...(content !== undefined && { content }),
       ...(embeds !== undefined && { embeds }),
+      ...(components !== undefined && { components }),
       ...(flags !== undefined && { flags }),
       allowed_mentions: NO_MENTIONS_BODY,
       ...(replyTo !== undefined && { message_reference: { message_id: replyTo, fail_if_not_exists: false } }),

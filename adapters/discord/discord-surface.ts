@@ -1,12 +1,23 @@
-import { DiscordAPIError, MessageFlags, RESTJSONErrorCodes, type APIEmbed, type AttachmentPayload } from 'discord.js';
+import {
+  DiscordAPIError,
+  MessageFlags,
+  RESTJSONErrorCodes,
+  type APIActionRowComponent,
+  type APIComponentInMessageActionRow,
+  type APIEmbed,
+  type AttachmentPayload,
+} from 'discord.js';
 import type { Logger } from '../../src/log/logger.ts';
 import { MessageGoneError, type ReplySurface } from '../../src/streaming/surface.ts';
 import { withoutLinkPreviews } from './link-previews.ts';
 import type { RouteRateLimits } from './route-rate-limits.ts';
 
+export type ActionRow = APIActionRowComponent<APIComponentInMessageActionRow>;
+
 export interface MessageBody {
   content?: string;
   embeds?: APIEmbed[];
+  components?: ActionRow[];
   files?: AttachmentPayload[];
   flags?: MessageFlags.SuppressEmbeds | MessageFlags.IsVoiceMessage;
 }
@@ -14,6 +25,8 @@ export interface MessageBody {
 export interface EditBody {
   content?: string;
   embeds?: APIEmbed[];
+  /** An empty list takes the message's buttons off. */
+  components?: ActionRow[];
   /** An empty list clears SUPPRESS_EMBEDS. */
   flags?: MessageFlags.SuppressEmbeds | [];
 }
@@ -48,6 +61,8 @@ export abstract class DiscordSurface implements ReplySurface {
   /** Messages whose text was too long to wrap its links, so they carry SUPPRESS_EMBEDS instead. */
   readonly #suppressed = new Set<string>();
   #failedEdits = 0;
+  /** Buttons on the message being streamed, taken off when it is finished. */
+  streamingButtons: ActionRow[] = [];
 
   constructor(pacing: SurfacePacing, logger: Logger) {
     this.#pacing = pacing;
@@ -64,7 +79,8 @@ export abstract class DiscordSurface implements ReplySurface {
   }
 
   async open(text: string): Promise<string> {
-    const body = textBody(text);
+    const body: MessageBody = textBody(text);
+    if (this.streamingButtons.length > 0) body.components = this.streamingButtons;
     const handle = await this.send(body).catch((error: unknown) => {
       throw goneOr(error);
     });
@@ -82,9 +98,13 @@ export abstract class DiscordSurface implements ReplySurface {
     }
   }
 
-  /** The final edit; a failure here is the caller's to report (the message would stay incomplete). */
-  close(handle: string, text: string): Promise<void> {
-    return this.#editText(handle, text);
+  /**
+   * The final edit; a failure here is the caller's to report (the message would stay incomplete). The streaming
+   * buttons leave every message but the last, whose buttons the answer's end replaces in one more edit.
+   */
+  close(handle: string, text: string, options?: { last?: boolean }): Promise<void> {
+    const clear = this.streamingButtons.length > 0 && !options?.last;
+    return this.#editText(handle, text, clear ? { components: [] } : {});
   }
 
   delayMs(kind: 'open' | 'update'): number {
@@ -116,8 +136,8 @@ export abstract class DiscordSurface implements ReplySurface {
     this.#release();
   }
 
-  async #editText(handle: string, text: string): Promise<void> {
-    const body: EditBody = textBody(text);
+  async #editText(handle: string, text: string, extra: EditBody = {}): Promise<void> {
+    const body: EditBody = { ...textBody(text), ...extra };
     const suppress = body.flags !== undefined;
     const was = this.#suppressed.has(handle);
     if (suppress === was) delete body.flags;
@@ -146,7 +166,7 @@ export function isUnknownMessage(error: unknown): boolean {
  * Link previews off by wrapping links; when that no longer fits the limit, by the SUPPRESS_EMBEDS flag.
  * Trailing whitespace goes, as Discord drops it anyway.
  */
-function textBody(text: string): { content: string; flags?: MessageFlags.SuppressEmbeds } {
+export function textBody(text: string): { content: string; flags?: MessageFlags.SuppressEmbeds } {
   const content = text.trimEnd();
   const wrapped = withoutLinkPreviews(content);
   return wrapped.length <= MESSAGE_LIMIT ? { content: wrapped } : { content, flags: MessageFlags.SuppressEmbeds };

@@ -1,4 +1,4 @@
-import type { Message, PartialMessage, SendableChannels } from 'discord.js';
+import type { Client, Message, PartialMessage, SendableChannels } from 'discord.js';
 import type { ChannelTriggers, IncomingMessage } from '../../src/conversation/types.ts';
 import type { Core } from '../../src/core.ts';
 import type { Logger } from '../../src/log/logger.ts';
@@ -11,6 +11,7 @@ import { collectMedia, MAX_DOWNLOAD_BYTES } from './attachments.ts';
 import { answerThread } from './auto-thread.ts';
 import { ChannelAnswer } from './channel-answer.ts';
 import { DeferredAnswer } from './deferred-answer.ts';
+import { isUnknownMessage } from './discord-surface.ts';
 import { toIncomingMessage, type ConversationLocation } from './incoming-message.ts';
 import { fromPerson, repliedMessageId, triggerOf, type Trigger } from './message-trigger.ts';
 import type { RouteRateLimits } from './route-rate-limits.ts';
@@ -91,6 +92,24 @@ export class MessageHandler {
     if (!trigger) return undefined;
     const threadable = message.inGuild() && !channel.isThread() && THREAD_OPENERS.has(trigger);
     return { trigger, triggers, inOwnThread: threadable && triggers.autoThread };
+  }
+
+  /**
+   * A question Herald answered, read again from Discord for a press on its answer; undefined once it was deleted or
+   * is no longer addressed to Herald.
+   */
+  async questionAt(client: Client<true>, channelId: string, messageId: string): Promise<Question | undefined> {
+    const channel = await client.channels.fetch(channelId);
+    if (!channel?.isSendable()) return undefined;
+    const message = await channel.messages.fetch(messageId).catch((error: unknown) => {
+      if (isUnknownMessage(error)) return undefined;
+      throw error;
+    });
+    if (!message) return undefined;
+    const botId = client.user.id;
+    const addressing = await this.#addressing(message, botId);
+    if (!addressing || !(await this.#allowed(message))) return undefined;
+    return this.#question(message, channel, visibleContent(message), addressing, botId);
   }
 
   /**

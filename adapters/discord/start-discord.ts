@@ -5,6 +5,7 @@ import type { Logger } from '../../src/log/logger.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import type { PlatformHooks } from '../../src/platform/platform-hooks.ts';
 import { QuestionFlow } from '../../src/platform/question-flow.ts';
+import { AnswerPresses } from './answer-presses.ts';
 import { createDiscordClient } from './client.ts';
 import { CommandHandler } from './command-handler.ts';
 import { deletedMessageIds, type RawPacket } from './deleted-messages.ts';
@@ -55,6 +56,7 @@ export async function startDiscord({ core, logger, hooks = {}, voice: voiceOptio
   const messages = new MessageHandler({ core, logger: log, rateLimits, chains, voiceNotes, flow, history });
   const voice = createDiscordVoice(client, { capabilities: core.capabilities, store: core.store, logger: log }, voiceOptions);
   const commands = new CommandHandler({ core, logger: log, rateLimits, voiceNotes, hooks, voice });
+  const presses = new AnswerPresses({ flow, messages, logger: log });
   client.on(Events.MessageCreate, (message) => {
     if (message.author.id !== client.user?.id) history.forgetChannel(message.channelId);
     messages.handle(message).catch((error: unknown) => log.error({ err: error }, 'handling a message failed'));
@@ -65,6 +67,7 @@ export async function startDiscord({ core, logger, hooks = {}, voice: voiceOptio
   });
   client.on(Events.InteractionCreate, (interaction) => {
     commands.handle(interaction).catch((error: unknown) => log.error({ err: error }, 'handling an interaction failed'));
+    presses.handle(interaction).catch((error: unknown) => log.error({ err: error }, 'handling a button press failed'));
   });
   client.on(Events.Error, (error) => log.error({ err: error }, 'discord client error'));
   client.on(Events.ShardDisconnect, (event) => log.warn({ code: event.code }, 'gateway disconnected'));

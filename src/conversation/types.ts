@@ -146,8 +146,9 @@ export interface RequestOverrides {
 }
 
 /**
- * An edited message to answer again in place of its first version. It replaces that exchange only when it is
- * the conversation's newest and the edit came within EDIT_WINDOW_MS of the message; otherwise nothing is answered.
+ * An edited message to answer again in place of its first version, or a message answered again (Regenerate, with
+ * both times the press's). It replaces that exchange only when it is the conversation's newest and the edit came
+ * within EDIT_WINDOW_MS of the message; otherwise nothing is answered.
  */
 export interface Replacement {
   /** The platform message whose exchange this one replaces (for an edited question, its own id). */
@@ -203,8 +204,11 @@ export type ReplyEvent =
   | { type: 'notice'; code: NoticeCode; text: string }
   /** A message fit to show the user; `retryAfterMs` when trying later will help. */
   | { type: 'error'; code: ErrorKind; message: string; retryAfterMs?: number }
-  /** Always the last event, exactly once. */
-  | { type: 'done'; usage: ReplyUsage };
+  /**
+   * Always the last event, exactly once. `finishReason` is the service's for the answer's last response (`stop`, or
+   * e.g. `length` when the answer was cut short); absent when no model answered (a transcript, a refusal, a failure).
+   */
+  | { type: 'done'; usage: ReplyUsage; finishReason?: string };
 
 export type ReplyCapability = 'chat' | 'describe' | 'transcribe';
 

@@ -6,6 +6,7 @@ import { Cdn, type CdnRequestRecord, type HeldTransfer } from './cdn.ts';
 import { Gateway, type ConnectionRecord, type ReceivedPayload, type VoiceRequest } from './gateway.ts';
 import { Intent } from './intents.ts';
 import { submitModal, type SubmitModalInput } from './modals.ts';
+import { pressButton, type PressButtonInput } from './components.ts';
 import { clickComponent, invokeCommand, type ClickComponentInput, type InvokeCommandInput, type TestFile } from './interactions.ts';
 import { resolveMentions } from './mentions.ts';
 import { contentVisible, dispatchMessage, makeAttachment, restMessage } from './message-service.ts';
@@ -704,6 +705,11 @@ export class FakeDiscord {
     return clickComponent(this.#world, { ...input, userId: input.userId ?? this.users.alice.id });
   }
 
+  /** `userId` (default Alice) presses the button labelled `button` (or with that custom_id) on a message. */
+  pressButton(input: Omit<PressButtonInput, 'userId'> & { userId?: string }): InteractionRecord {
+    return pressButton(this.#world, { ...input, userId: input.userId ?? this.users.alice.id });
+  }
+
   /**
    * A user joins, moves or leaves (channelId null) voice: VOICE_STATE_UPDATE. Like Discord, it refuses a channel
    * the user may not connect to, or one at its user limit (unless the user may pass it). The bot joins through
@@ -784,6 +790,11 @@ export class FakeDiscord {
   // ---- gateway controls --------------------------------------------------------------------------------------
 
   /** Closes gateway connections with `code` (default 4000, resumable) or, with abrupt, cuts the TCP socket. */
+  /** Dispatches to the gateway session `sessionId` wait until the returned function is called (see Gateway.lag). */
+  lagGatewaySession(sessionId: string): () => void {
+    return this.#gateway.lag(sessionId);
+  }
+
   dropGatewayConnections(options: { code?: number; abrupt?: boolean } = {}): void {
     this.#gateway.drop(options);
   }

@@ -95,6 +95,7 @@ const SEND_WINDOW_MS = 60_000;
 
 /** The fake gateway: HELLO, IDENTIFY/READY, heartbeats, RESUME with replay, dispatches filtered by intents. */
 export class Gateway implements Dispatcher {
+  readonly #lagging = new Map<string, { s: number; t: string; d: Json }[]>();
   readonly sessions = new Map<string, GatewaySession>();
   readonly received: ReceivedPayload[] = [];
   readonly connections: ConnectionRecord[] = [];
@@ -355,8 +356,24 @@ export class Gateway implements Dispatcher {
     session.seq++;
     session.events.push({ s: session.seq, t, d });
     if (session.events.length > MAX_STORED_EVENTS) session.events.shift();
-    const connection = session.connection;
-    if (connection?.open) connection.send({ op: Op.Dispatch, d, s: session.seq, t });
+    const lagging = this.#lagging.get(session.id);
+    if (lagging) lagging.push({ s: session.seq, t, d });
+    else if (session.connection?.open) session.connection.send({ op: Op.Dispatch, d, s: session.seq, t });
+  }
+
+  /**
+   * The session's connection lags: its dispatches wait until the returned function is called, then go in order (a
+   * process slow to hear events, so another instance on the same bot sees them first).
+   */
+  lag(sessionId: string): () => void {
+    const waiting: { s: number; t: string; d: Json }[] = [];
+    this.#lagging.set(sessionId, waiting);
+    return () => {
+      if (this.#lagging.get(sessionId) !== waiting) return;
+      this.#lagging.delete(sessionId);
+      const connection = this.sessions.get(sessionId)?.connection;
+      if (connection?.open) for (const { s, t, d } of waiting) connection.send({ op: Op.Dispatch, d, s, t });
+    };
   }
 
   #live(): GatewaySession[] {

@@ -1,3 +1,4 @@
+import { validateActionRows } from './components.ts';
 import { FormErrors } from './errors.ts';
 import type { AllowedMentions, Json } from './records.ts';
 
@@ -91,6 +92,8 @@ export function validateMessageBody(body: unknown, prefix: readonly (string | nu
   const components = list(input, 'components', at, errors);
   if (components) {
     if (components.length > 40) errors.maxLength(at('components'), 40);
+    const v2 = typeof input.flags === 'number' && (input.flags & MessageFlag.IsComponentsV2) !== 0;
+    if (!v2) validateActionRows(components as Json[], at, errors);
     out.components = components as Json[];
   } else if (input.components === null) {
     out.components = [];

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import type { Turn } from './chat-request.ts';
 import type { ImageInput } from './media-input.ts';
 
@@ -40,6 +41,7 @@ export function lastUserTurn(turns: Turn[]): Turn | undefined {
  * - `system?` → `System prompt: <system text>` or `System prompt: none`
  * - `history` → every earlier message as `role: text`, one per line
  * - `unicode` → unicodeReply
+ * - `roll N` → `Rolled <1..N>.`, drawn anew each time, as a sampling model answers the same question differently
  * - `long N` → N words of text (N up to 20000)
  * - anything else → `Echo: <message>`
  * Images in the last user message add a description (format and size of each).
@@ -66,6 +68,8 @@ export function textReply(turns: Turn[]): string {
     return `History:\n${earlier.map((t) => `${t.role}: ${t.text}`).join('\n')}${images}`;
   }
   if (/\bunicode$/i.test(text)) return unicodeReply + images;
+  const roll = /\broll (\d{1,9})$/i.exec(text);
+  if (roll) return `Rolled ${randomInt(1, Math.max(2, Number(roll[1]) + 1))}.${images}`;
   return `Echo: ${text}${images}`;
 }
 
