@@ -1,3 +1,4 @@
+import { AnswerFeedback } from '../src/conversation/feedback.ts';
 import type { UsageTotals } from '../src/conversation/usage-ledger.ts';
 import type { CommandDefinition } from './command.ts';
 
@@ -19,7 +20,7 @@ export const usage: CommandDefinition = {
   description: 'How much you (and this server) have used Herald today',
   ephemeral: true,
   options: [],
-  async run(ctx, { engine }) {
+  async run(ctx, { engine, store }) {
     const mine = await engine.usage({ platform: ctx.platform, userId: ctx.user.id });
     const lines = [
       line('You today', mine.today, mine.limits.dailyTokens),
@@ -29,6 +30,10 @@ export const usage: CommandDefinition = {
     if (ctx.workspaceId !== undefined) {
       const server = await engine.usage({ platform: ctx.platform, workspaceId: ctx.workspaceId });
       lines.push(line('This server today', server.today, server.limits.dailyTokens));
+      if (ctx.user.isAdmin) {
+        const votes = await new AnswerFeedback(store).counts(ctx.platform, ctx.workspaceId);
+        lines.push(`**Feedback on answers here:** 👍 ${number.format(votes.positive)} · 👎 ${number.format(votes.negative)}`);
+      }
     }
     await ctx.reply(lines.join('\n'), { ephemeral: true });
   },

@@ -1,6 +1,6 @@
 /**
- * One reply, start to end: the core's stream rendered on a SlackReplySurface, the sources as context blocks in
- * the last call, then files the reply produced and, when asked for, the reasoning as a snippet (Slack shows it
+ * One reply, start to end: the core's stream rendered on a SlackReplySurface (a posted message with a Stop button
+ * while it grows, when asked for), the sources and the feedback buttons as blocks in the last call, then files the reply produced and, when asked for, the reasoning as a snippet (Slack shows it
  * collapsed). The signal stops it where it is; aborted with a MessageGoneError, it names a message of the reply that
  * was deleted.
  */
@@ -8,6 +8,7 @@ import type { ReplyStream } from '../../src/conversation/types.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { renderReply, type RenderedReply } from '../../src/streaming/render-reply.ts';
 import { MessageGoneError } from '../../src/streaming/surface.ts';
+import { type AnswerBlock, feedbackBlock, type StopBlock } from './answer-controls.ts';
 import { citationBlocks } from './citation-blocks.ts';
 import type { ReplyTarget } from './reply-part.ts';
 import { SlackReplySurface } from './reply-surface.ts';
@@ -19,6 +20,13 @@ export interface ReplyDeps {
   api: SlackApi;
   streaming: StreamingSwitch;
   logger: Logger;
+}
+
+/** Herald's Stop button on a posted reply, and how a press of it reaches the reply. */
+export interface StopButton {
+  block: StopBlock;
+  /** Called with the reply's stop while it is written; returns what forgets it once the reply is over. */
+  attach(stop: () => void): () => void;
 }
 
 export interface ReplyOptions {
@@ -34,6 +42,9 @@ export interface ReplyOptions {
   signal?: AbortSignal;
   /** The ts of each message of the reply, as soon as Slack has it. */
   onPosted?: (ts: string) => void;
+  /** The answer's id for the feedback buttons under it; none without. */
+  feedbackId?: string;
+  stopButton?: StopButton;
 }
 
 export interface SentReply {
@@ -55,7 +66,9 @@ export async function sendReply(deps: ReplyDeps, stream: ReplyStream, options: R
     logger,
     ...(options.onStoppedByUser && { onStoppedByUser: options.onStoppedByUser }),
     ...(options.onPosted && { onPosted: options.onPosted }),
+    ...(options.stopButton && { controls: [options.stopButton.block] }),
   });
+  const detach = options.stopButton?.attach(() => surface.stop());
   let statusShown = false;
   const status = options.status;
   let rendered: RenderedReply | undefined;
@@ -82,13 +95,15 @@ export async function sendReply(deps: ReplyDeps, stream: ReplyStream, options: R
     );
   } catch (error) {
     logger.error({ err: error, channel: options.target.channel }, 'Slack reply could not be shown');
+  } finally {
+    detach?.();
   }
   signal?.removeEventListener('abort', onAbort);
   let stopped = rendered?.stopped;
   if (stopped) await surface.abandon();
   else {
     try {
-      await surface.finish(rendered && !surface.stoppedByUser ? citationBlocks(rendered.citations) : []);
+      await surface.finish(rendered && !surface.stoppedByUser ? finalBlocks(rendered, options.feedbackId) : []);
     } catch (error) {
       logger.error({ err: error, channel: options.target.channel }, 'Slack reply could not be finished');
     }
@@ -98,6 +113,10 @@ export async function sendReply(deps: ReplyDeps, stream: ReplyStream, options: R
   const sent: SentReply = { ...(rendered && { rendered }), messageTs: surface.messageTs, ...(stopped && { stopped }) };
   if (!stopped && rendered && !surface.stoppedByUser) await shareExtras(deps, options, rendered);
   return sent;
+}
+
+function finalBlocks(rendered: RenderedReply, feedbackId: string | undefined): AnswerBlock[] {
+  return [...citationBlocks(rendered.citations), ...(feedbackId ? [feedbackBlock(feedbackId)] : [])];
 }
 
 async function shareExtras(deps: ReplyDeps, options: ReplyOptions, rendered: RenderedReply): Promise<void> {

@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import type { ReplyStream } from '../../src/conversation/types.ts';
 import { describeError, HeraldError } from '../../src/errors.ts';
 import type { AnswerEvents, AnswerWriter, WrittenAnswer } from '../../src/platform/platform.ts';
 import { MessageGoneError } from '../../src/streaming/surface.ts';
+import { stopBlock } from './answer-controls.ts';
 import { deleteMessages } from './delete-messages.ts';
 import { messageKey, tsOfKey } from './message-key.ts';
 import { toMrkdwn } from './mrkdwn.ts';
@@ -40,7 +42,17 @@ export class SlackAnswer implements AnswerWriter {
   async write(stream: ReplyStream, signal: AbortSignal): Promise<WrittenAnswer> {
     const { target, questionTs } = this.#options;
     const { channel } = target;
+    const questionKey = messageKey(channel, questionTs);
+    const asker = target.recipient?.userId;
     const sent = await sendReply(this.#rt, stream, {
+      // Each answer its own id: an edited question's new answer is rated afresh.
+      feedbackId: `${questionKey}/${randomBytes(4).toString('hex')}`,
+      ...(asker && {
+        stopButton: {
+          block: stopBlock(questionKey),
+          attach: (stop: () => void) => this.#rt.live.add(questionKey, { askerId: asker, stop }),
+        },
+      }),
       target,
       ...(this.#options.status && { status: this.#options.status }),
       ...(this.#options.clearStatus && { clearStatus: this.#options.clearStatus }),

@@ -7,9 +7,12 @@ import type { Core } from '../../src/core.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import type { PlatformHooks } from '../../src/platform/platform-hooks.ts';
+import { AnswerFeedback } from '../../src/conversation/feedback.ts';
 import { QuestionFlow } from '../../src/platform/question-flow.ts';
 import { createAssistant } from './assistant.ts';
 import { registerCommandListeners } from './command-listeners.ts';
+import { registerInteractionListeners } from './interaction-listeners.ts';
+import { LiveReplies } from './live-replies.ts';
 import { registerMessageListeners } from './message-listeners.ts';
 import type { BucketLimit } from './rate-budget.ts';
 import { RateBudget } from './rate-budget.ts';
@@ -80,6 +83,8 @@ export async function startSlack(options: StartSlackOptions): Promise<RunningSla
     threads: new ThreadMemory(core.store, core.config.conversation.historyTtlSeconds * 1000),
     streaming: new StreamingSwitch(),
     flow: new QuestionFlow({ platform: 'slack', core, logger, hooks }),
+    feedback: new AnswerFeedback(core.store, { ...(hooks.metrics?.feedback && { counter: hooks.metrics.feedback }) }),
+    live: new LiveReplies(),
     identity,
     run: (label, task) => work.run(label, task),
     ask: (label, task) => work.run(label, task, { tracked: false }),
@@ -114,6 +119,7 @@ export async function startSlack(options: StartSlackOptions): Promise<RunningSla
   app.assistant(createAssistant(rt));
   registerMessageListeners(app, rt);
   registerCommandListeners(app, rt);
+  registerInteractionListeners(app, rt);
 
   if (connection.mode === 'socket') {
     hooks.health?.register('slack', async () => (connection.connected() ? { ok: true } : { ok: false, detail: 'Socket Mode reconnecting' }), {

@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EventBuilders } from './event-builders.ts';
 import { HttpEvents } from './events-http.ts';
+import { Interactions } from './interactivity.ts';
 import type { DeliveryOptions, HttpDelivery, SlashCommandOptions } from './events-http.ts';
 import { FileHost } from './file-host.ts';
 import type { FileFetch, HeldTransfer, NewFile, UploadPost } from './file-host.ts';
@@ -102,6 +103,8 @@ export class FakeSlack {
   readonly events: EventBuilders;
   /** Socket Mode: deliveries, acks, disconnects and drops. */
   readonly socket: SocketModeServer;
+  /** Button presses (block_actions) and the Home tab opened (app_home_opened). */
+  readonly interactions: Interactions;
   readonly #server: ReturnType<typeof createServer>;
   readonly #webApi: WebApi;
   readonly #files: FileHost;
@@ -147,6 +150,12 @@ export class FakeSlack {
     this.#responseUrls = new ResponseUrls(this.workspace, this.baseUrl);
     const defaults = { userId: this.userId, channelId: this.channelId, dmChannelId: this.dmChannelId };
     this.events = new EventBuilders(this.workspace, defaults);
+    this.interactions = new Interactions({
+      ws: this.workspace,
+      verificationToken: this.verificationToken,
+      responseUrls: this.#responseUrls,
+      defaults,
+    });
     this.#http = new HttpEvents({
       ws: this.workspace,
       signingSecret: this.signingSecret,

@@ -11,6 +11,7 @@ import { chatMethods } from './methods-chat.ts';
 import { conversationMethods } from './methods-conversations.ts';
 import { fileMethods } from './methods-files.ts';
 import { streamMethods } from './methods-stream.ts';
+import { viewMethods } from './methods-views.ts';
 import { workspaceMethods } from './methods-workspace.ts';
 import type { Json } from './state.ts';
 
@@ -20,6 +21,7 @@ export const METHODS: Record<string, MethodSpec> = {
   ...streamMethods,
   ...conversationMethods,
   ...fileMethods,
+  ...viewMethods,
 };
 
 export interface ApiCall {
