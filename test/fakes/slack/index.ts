@@ -42,6 +42,12 @@ export type { AssistantThreadOptions, BotPostOptions, FileShareOptions, MentionO
 export type { OtherBot } from './state.ts';
 export { slackSignature } from './signing.ts';
 
+/** The markdown a message shows: its markdown block's (posted with blocks, `text` is only the fallback), else its text. */
+export function markdownOf(message: StoredMessage): string {
+  const block = (message.blocks as Json[] | undefined)?.find((b) => b.type === 'markdown');
+  return typeof block?.text === 'string' ? block.text : message.text;
+}
+
 export const DEFAULT_SCOPES = [
   'app_mentions:read',
   'assistant:write',
