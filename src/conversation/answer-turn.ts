@@ -82,6 +82,7 @@ async function askModel(
     usage: turn.usage,
     imageTokens: user.imageTokens,
   });
+  if (result.finishReason !== null) turn.finishReason = result.finishReason;
   for (const notice of user.notices) turn.emit(notice);
   return [user.stored, ...result.messages.slice(1)];
 }

@@ -145,7 +145,7 @@ export class ConversationEngine {
       })
       .finally(() => {
         this.#turns.leave(turn.conversation, entry);
-        turn.emit({ type: 'done', usage: turn.usage });
+        turn.emit({ type: 'done', usage: turn.usage, ...(turn.finishReason !== undefined && { finishReason: turn.finishReason }) });
         channel.end();
         if (!answered) return;
         this.#deps.onReply?.({

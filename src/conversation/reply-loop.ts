@@ -39,6 +39,8 @@ export interface ReplyLoopResult {
   /** The user's turn and every message that answered it, ready to store. */
   messages: ChatMessage[];
   answer: string;
+  /** The service's finish reason for the last response (null when it gave none). */
+  finishReason: string | null;
 }
 
 /**
@@ -94,7 +96,7 @@ export async function runReplyLoop(input: ReplyLoopInput): Promise<ReplyLoopResu
       }
       const answer: ChatMessage = { role: 'assistant', content: response.content };
       current.push(answer);
-      return { messages: current, answer: response.content };
+      return { messages: current, answer: response.content, finishReason: response.finishReason };
     }
 
     const assistant: ChatMessage = { role: 'assistant', content: response.content === '' ? null : response.content, tool_calls: response.calls };
@@ -118,6 +120,7 @@ interface RoundResponse {
   content: string;
   reasoning: string;
   calls: ToolCall[];
+  finishReason: string | null;
 }
 
 async function streamRound(input: ReplyLoopInput, sources: ReplyCitations, request: ChatInput): Promise<RoundResponse> {
@@ -126,6 +129,7 @@ async function streamRound(input: ReplyLoopInput, sources: ReplyCitations, reque
   let content = '';
   let reasoning = '';
   let calls: ToolCall[] = [];
+  let finishReason: string | null = null;
   let rewriter: MarkerRewriter | undefined;
   for await (const delta of stream) {
     switch (delta.type) {
@@ -153,6 +157,9 @@ async function streamRound(input: ReplyLoopInput, sources: ReplyCitations, reque
       case 'usage':
         addUsage(input.usage, delta.usage);
         break;
+      case 'finish':
+        finishReason = delta.reason;
+        break;
       default:
         break;
     }
@@ -162,7 +169,7 @@ async function streamRound(input: ReplyLoopInput, sources: ReplyCitations, reque
     content += rest;
     emit({ type: 'text', delta: rest });
   }
-  return { content, reasoning, calls };
+  return { content, reasoning, calls, finishReason };
 }
 
 function toolLimitNote(rounds: number): string {

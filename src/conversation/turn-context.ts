@@ -11,4 +11,6 @@ export interface TurnContext {
   emit: (event: ReplyEvent) => void;
   /** Added to as each service response reports its usage. */
   usage: ReplyUsage;
+  /** Why the service ended the answer's last response, once it did. */
+  finishReason?: string;
 }

@@ -181,8 +181,11 @@ export type ReplyEvent =
   | { type: 'notice'; code: NoticeCode; text: string }
   /** A message fit to show the user; `retryAfterMs` when trying later will help. */
   | { type: 'error'; code: ErrorKind; message: string; retryAfterMs?: number }
-  /** Always the last event, exactly once. */
-  | { type: 'done'; usage: ReplyUsage };
+  /**
+   * Always the last event, exactly once. `finishReason` is the service's for the answer's last response (`stop`, or
+   * e.g. `length` when the answer was cut short); absent when no model answered (a transcript, a refusal, a failure).
+   */
+  | { type: 'done'; usage: ReplyUsage; finishReason?: string };
 
 export type ReplyCapability = 'chat' | 'describe' | 'transcribe';
 

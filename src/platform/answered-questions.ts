@@ -10,6 +10,22 @@ export interface AnsweredQuestion {
   /** Where the exchange it started is remembered, once the question was read. */
   conversation?: ConversationKey;
   messageId?: string;
+  /** Who asked: they, or someone who may moderate there, may press the answer's controls. */
+  askerId?: string;
+  /** The answer's versions, oldest first, once one was written: Regenerate adds one, ◀ ▶ flip between them. */
+  versions?: AnswerVersion[];
+  /** Index in `versions` of the one shown. */
+  shown?: number;
+  /** The shown answer was stopped by its asker, so it never entered the conversation's memory. */
+  stopped?: boolean;
+  /** Continuations asked for so far (their exchanges are remembered under their own ids). */
+  continued?: number;
+}
+
+export interface AnswerVersion {
+  text: string;
+  /** The service cut it short: Continue is offered while it is the one shown. */
+  cut: boolean;
 }
 
 /** Question key → its answer, kept as long as the conversation's history. */

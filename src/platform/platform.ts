@@ -34,17 +34,67 @@ export interface AnswerEvents {
 export interface WrittenAnswer {
   /** The platform keys of the answer's messages, in order. */
   messageKeys: string[];
+  /** The text shown, across its messages (kept as a version of the answer for ◀ ▶). */
+  text?: string;
   /** Ended early: a message of it was deleted (`deleted`), or the signal stopped it (`aborted`). */
   stopped?: 'deleted' | 'aborted';
 }
 
+/** What a press on an answer asks for. */
+export type AnswerAction = 'stop' | 'regenerate' | 'continue' | 'previous' | 'next';
+
+/** The controls an answer shows on its last message; none at all takes them off. */
+export interface AnswerControls {
+  /** While it is written. */
+  stop?: boolean;
+  /** Once it is written: answer the same question again. */
+  regenerate?: boolean;
+  /** The service cut the answer short: ask it to go on. */
+  continue?: boolean;
+  /** Which version is shown (1-based) of how many, once there are several: ◀ n/m ▶. */
+  version?: { shown: number; count: number };
+}
+
+/** Changes an answer already shown, for the core's controls; the platform keys are the answer's messages in order. */
+export interface AnswerEditor {
+  /** Shows `controls` on the last of the messages (and none on the others). */
+  showControls(messageKeys: readonly string[], controls: AnswerControls): Promise<void>;
+  /**
+   * Shows `text` in place of the answer: its messages are edited, extra ones posted or surplus ones deleted as the
+   * text needs; `controls` go on the last. Returns the keys of the messages that now hold it.
+   */
+  rewrite(messageKeys: readonly string[], text: string, controls: AnswerControls): Promise<string[]>;
+}
+
+/** Someone pressed a control on an answer, as the adapter tells the core. */
+export interface AnswerPress {
+  /** The key of the question the answer answers (the adapter puts it in the control). */
+  readonly questionKey: string;
+  readonly action: AnswerAction;
+  /** The presser's platform user id. */
+  readonly userId: string;
+  /** The platform lets the presser moderate messages where the answer is (Discord: Manage Messages; never in a DM). */
+  readonly mayModerate: boolean;
+  /** The answer's messages, where it was pressed. */
+  readonly editor: AnswerEditor;
+  /** The question as the platform has it now, for Regenerate and Continue; undefined once it is gone. */
+  question(): Promise<Question | undefined>;
+}
+
+/**
+ * What a press did: `done` (it acts, or began to), `refused` (only the asker or a moderator may press it: say so
+ * to the presser alone), `gone` (the answer is no longer known, or the control no longer applies).
+ */
+export type PressOutcome = 'done' | 'refused' | 'gone';
+
 /** One answer's messages on the platform. */
-export interface AnswerWriter {
+export interface AnswerWriter extends Partial<AnswerEditor> {
   /**
    * Shows the engine's reply: streamed (natively, or posted and edited), then its sources, files and extras. An
    * abort of `signal` stops it where it is; a MessageGoneError reason names a message of it that was deleted.
+   * `controls` show on the message being written while it is (a platform without them ignores them).
    */
-  write(stream: ReplyStream, signal: AbortSignal): Promise<WrittenAnswer>;
+  write(stream: ReplyStream, signal: AbortSignal, controls?: AnswerControls): Promise<WrittenAnswer>;
   /** Deletes messages of an answer; one already deleted is left at that. Absent where nothing shown can be taken back (a terminal). */
   remove?(messageKeys: readonly string[]): Promise<void>;
   /** Says in one short line that the answer could not be given (a HeraldError's own message, else a generic one). */

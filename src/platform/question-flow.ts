@@ -5,11 +5,13 @@ import type { Core } from '../core.ts';
 import { CancelledError } from '../errors.ts';
 import type { Logger } from '../log/logger.ts';
 import { MessageGoneError } from '../streaming/surface.ts';
-import { AnsweredQuestions } from './answered-questions.ts';
+import { AnsweredQuestions, type AnsweredQuestion, type AnswerVersion } from './answered-questions.ts';
+import { stoppableReply } from './answer-stream.ts';
+import { controlsOf, finishedControls, MAX_VERSIONS } from './answer-versions.ts';
 import { DeletionWatch } from './deletion-watch.ts';
 import { EventClaims } from './event-claims.ts';
 import { refuseIfLate } from './late-question.ts';
-import type { AnswerWriter, Question } from './platform.ts';
+import type { AnswerPress, AnswerWriter, PressOutcome, Question, WrittenAnswer } from './platform.ts';
 import type { PlatformHooks } from './platform-hooks.ts';
 
 export interface QuestionFlowOptions {
@@ -20,12 +22,20 @@ export interface QuestionFlowOptions {
   hooks?: PlatformHooks;
 }
 
+/** What an answer written again builds on: the versions before it (Regenerate), or the answer it goes on from (Continue). */
+interface Earlier {
+  versions?: AnswerVersion[];
+  continues?: AnsweredQuestion;
+}
+
 /** How one answer can be stopped besides the shutdown deadline. */
 interface AnswerAborts {
   /** The question deleted or superseded by an edit: the answer stops and goes. */
   withdraw: AbortController;
-  /** The asker pressed stop on the platform. */
+  /** The asker stopped it on the platform (Slack's own stop, Ctrl-C): the engine stops, what is shown stays. */
   cancel: AbortController;
+  /** Herald's Stop was pressed: the reply ends where it is and what is shown is finished as it is. */
+  stop: AbortController;
   /** What the engine's request listens to. */
   signal: AbortSignal;
 }
@@ -45,6 +55,9 @@ export class QuestionFlow {
   readonly #deletions = new DeletionWatch();
   /** Answers being written here, by question key: an edit waits for the old one, a deletion for its end. */
   readonly #replying = new Map<string, Promise<void>>();
+  /** The Stop of each answer being written here, by question key. */
+  readonly #stops = new Map<string, AbortController>();
+  #listening: Promise<void> | undefined;
 
   constructor({ platform, core, logger, hooks = {} }: QuestionFlowOptions) {
     this.#platform = platform;
@@ -98,8 +111,156 @@ export class QuestionFlow {
     }
   }
 
+  /**
+   * A control pressed on an answer, on whichever instance the platform delivered it to. Only the asker, or someone
+   * the platform lets moderate there, may press. Resolves once the press is decided: Regenerate and Continue go on
+   * writing after that (tracked like any answer); Stop reaches the instance writing the answer through the store.
+   */
+  async pressed(press: AnswerPress): Promise<PressOutcome> {
+    const answered = await this.#answered.get(press.questionKey);
+    if (answered?.askerId === undefined) return 'gone';
+    if (press.userId !== answered.askerId && !press.mayModerate) return 'refused';
+    switch (press.action) {
+      case 'stop':
+        return this.#stop(press.questionKey, answered);
+      case 'previous':
+      case 'next':
+        return this.#flip(press, answered);
+      case 'regenerate':
+      case 'continue':
+        return this.#answerAgainLater(press, answered);
+    }
+  }
+
   get #draining(): boolean {
     return this.#hooks.shutdown?.drainingSignal.aborted ?? false;
+  }
+
+  get #pressChannel(): string {
+    return `controls:${this.#platform}`;
+  }
+
+  /** Listens for Stop presses that other instances received, once; an answer is written only after this settles. */
+  #listen(): Promise<void> {
+    this.#listening ??= this.#core.store
+      .subscribe(this.#pressChannel, (message) => this.#stopHere(message))
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          this.#listening = undefined;
+          this.#logger.warn({ err: error }, 'listening for presses on other instances failed; Stop works only where pressed');
+        },
+      );
+    return this.#listening;
+  }
+
+  #stopHere(message: string): void {
+    let questionKey: unknown;
+    try {
+      questionKey = (JSON.parse(message) as { stop?: unknown }).stop;
+    } catch {
+      questionKey = undefined;
+    }
+    if (typeof questionKey === 'string') this.#stops.get(questionKey)?.abort();
+  }
+
+  async #stop(questionKey: string, answered: AnsweredQuestion): Promise<PressOutcome> {
+    if (answered.versions) return 'gone';
+    const here = this.#stops.get(questionKey);
+    if (here) here.abort();
+    else await this.#core.store.publish(this.#pressChannel, JSON.stringify({ stop: questionKey }));
+    this.#logger.info({ question: questionKey, here: here !== undefined }, 'answer stopped by a press');
+    return 'done';
+  }
+
+  /** ◀ ▶: every message of the answer is rewritten to show the version before or after. */
+  async #flip(press: AnswerPress, answered: AnsweredQuestion): Promise<PressOutcome> {
+    const versions = answered.versions ?? [];
+    const shown = (answered.shown ?? versions.length - 1) + (press.action === 'next' ? 1 : -1);
+    const version = versions[shown];
+    if (!version || this.#replying.has(press.questionKey)) return 'gone';
+    const answerKeys = await press.editor.rewrite(answered.answerKeys, version.text, finishedControls(versions, shown));
+    await this.#answered.set(press.questionKey, { ...answered, answerKeys, shown });
+    return 'done';
+  }
+
+  /** Regenerate and Continue: decided now, once across instances; the answer is written after the press is answered. */
+  async #answerAgainLater(press: AnswerPress, answered: AnsweredQuestion): Promise<PressOutcome> {
+    const { versions, shown = 0, continued = 0 } = answered;
+    if (!versions || this.#replying.has(press.questionKey)) return 'gone';
+    if (press.action === 'continue' && !controlsOf(answered).continue) return 'gone';
+    if (!(await this.#claims.claim(`${this.#platform}:${press.action}:${press.questionKey}:${versions.length}:${continued}`))) return 'gone';
+    void this.#run(press.questionKey, this.#answerAgain(press, answered, versions, shown));
+    return 'done';
+  }
+
+  async #answerAgain(press: AnswerPress, answered: AnsweredQuestion, versions: AnswerVersion[], shown: number): Promise<void> {
+    const { questionKey, editor } = press;
+    const restore = () =>
+      editor
+        .showControls(answered.answerKeys, controlsOf(answered))
+        .catch((error: unknown) => this.#logger.warn({ err: error }, 'restoring controls failed'));
+    // The old controls go at once: the press shows it was taken while the answer is prepared.
+    await editor.showControls(answered.answerKeys, {}).catch((error: unknown) => this.#logger.warn({ err: error }, 'taking controls off failed'));
+    const question = await press.question().catch((error: unknown) => {
+      this.#logger.warn({ err: error, question: questionKey }, 'reading a question again failed');
+      return undefined;
+    });
+    if (!question) {
+      this.#logger.info({ question: questionKey }, `${press.action} pressed on an answer whose question is gone`);
+      return;
+    }
+    const aborts = this.#aborts(undefined);
+    const watched = this.#watch(question, aborts);
+    try {
+      let incoming: IncomingMessage;
+      let stream: ReplyStream | undefined;
+      try {
+        incoming = await this.#read(question, aborts.signal);
+        stream = await this.#againStream(press, answered, question, incoming, aborts);
+      } catch (error) {
+        this.#logger.warn({ err: error, question: questionKey }, `answering a question again (${press.action}) failed`);
+        await restore();
+        return;
+      }
+      if (!stream) {
+        this.#logger.info({ question: questionKey }, "regenerate pressed on an answer that is no longer the conversation's newest");
+        await restore();
+        return;
+      }
+      const writer = this.#open(question, aborts, watched);
+      try {
+        if (press.action === 'regenerate') await writer.remove?.(answered.answerKeys);
+        const earlier: Earlier = press.action === 'regenerate' ? { versions } : { versions: versions.slice(0, shown + 1), continues: answered };
+        await this.#show(question, incoming, stream, writer, aborts, earlier);
+      } catch (error) {
+        await this.#fail(question, writer, error, aborts);
+      } finally {
+        await writer.close();
+      }
+    } finally {
+      this.#deletions.unwatch(watched);
+    }
+  }
+
+  /**
+   * Regenerate replaces the question's exchange in memory, the way an edit does (an answer stopped before its end
+   * never entered it, so it is simply asked again); Continue asks "continue" in the same conversation.
+   */
+  async #againStream(
+    press: AnswerPress,
+    answered: AnsweredQuestion,
+    question: Question,
+    incoming: IncomingMessage,
+    aborts: AnswerAborts,
+  ): Promise<ReplyStream | undefined> {
+    const options = this.#handleOptions(question, aborts);
+    if (press.action === 'continue') return this.#core.engine.handle(continuation(incoming, (answered.continued ?? 0) + 1), options);
+    if (answered.stopped) return this.#core.engine.handle(incoming, options);
+    const now = Date.now();
+    return replacingReply(
+      this.#core.engine.handle(incoming, { ...options, replaces: { messageId: incoming.messageId, sentAt: now, editedAt: now } }),
+    );
   }
 
   async #run(questionKey: string, reply: Promise<void>): Promise<void> {
@@ -123,7 +284,8 @@ export class QuestionFlow {
     const signals = [withdraw.signal, cancel.signal];
     if (signal) signals.push(signal);
     if (this.#hooks.shutdown) signals.push(this.#hooks.shutdown.deadlineSignal);
-    return { withdraw, cancel, signal: AbortSignal.any(signals) };
+    // Stop is not among them: ending the reply stream cancels the engine's request.
+    return { withdraw, cancel, stop: new AbortController(), signal: AbortSignal.any(signals) };
   }
 
   async #answer(question: Question, signal: AbortSignal | undefined): Promise<void> {
@@ -216,10 +378,30 @@ export class QuestionFlow {
     };
   }
 
-  /** Writes the answer and remembers its messages, for an edit of the question to replace and a deletion to forget. */
-  async #show(question: Question, incoming: IncomingMessage, stream: ReplyStream, writer: AnswerWriter, aborts: AnswerAborts): Promise<void> {
-    await this.#answered.set(question.key, { text: question.text, answerKeys: [], ...where(incoming) });
-    const written = await writer.write(stream, aborts.withdraw.signal);
+  /**
+   * Writes the answer with a Stop while it is written, then remembers its messages and its version (for an edit of
+   * the question to replace, a deletion to forget, and the controls), and shows the controls of a written answer.
+   */
+  async #show(
+    question: Question,
+    incoming: IncomingMessage,
+    stream: ReplyStream,
+    writer: AnswerWriter,
+    aborts: AnswerAborts,
+    earlier: Earlier = {},
+  ): Promise<void> {
+    const asked = { text: question.text, ...where(incoming), askerId: incoming.author.id };
+    await this.#answered.set(question.key, { ...asked, answerKeys: [] });
+    await this.#listen();
+    let finishReason: string | undefined;
+    const reply = stoppableReply(stream, aborts.stop.signal, (done) => (finishReason = done.finishReason));
+    this.#stops.set(question.key, aborts.stop);
+    let written: WrittenAnswer;
+    try {
+      written = await writer.write(reply, aborts.withdraw.signal, { stop: true });
+    } finally {
+      if (this.#stops.get(question.key) === aborts.stop) this.#stops.delete(question.key);
+    }
     if (written.stopped === 'aborted') {
       this.#logger.info(
         { question: question.key, removed: written.messageKeys.length },
@@ -230,9 +412,33 @@ export class QuestionFlow {
         .catch((error: unknown) => this.#logger.warn({ err: error }, 'removing the answer to a withdrawn question failed'));
       return;
     }
-    if (written.stopped === 'deleted')
+    const before = earlier.continues;
+    const answerKeys = [...(before?.answerKeys ?? []), ...written.messageKeys];
+    if (written.stopped === 'deleted') {
       this.#logger.info({ question: question.key, messages: written.messageKeys }, 'reply deleted while it was being written; stopped answering');
-    await this.#answered.set(question.key, { text: question.text, answerKeys: written.messageKeys, ...where(incoming) });
+      await this.#answered.set(question.key, { ...asked, answerKeys });
+      return;
+    }
+    const stopped = aborts.stop.signal.aborted || aborts.cancel.signal.aborted;
+    const text = written.text ?? '';
+    const version: AnswerVersion = {
+      text: before ? `${earlier.versions?.at(-1)?.text ?? ''}\n\n${text}` : text,
+      cut: !stopped && finishReason !== undefined && finishReason !== 'stop',
+    };
+    const kept = before ? (earlier.versions ?? []).slice(0, -1) : (earlier.versions ?? []);
+    const versions = [...kept, version].slice(-MAX_VERSIONS);
+    const shown = versions.length - 1;
+    await this.#answered.set(question.key, {
+      ...asked,
+      answerKeys,
+      versions,
+      shown,
+      ...((before ? before.stopped : stopped) && { stopped: true }),
+      ...(before && { continued: (before.continued ?? 0) + 1 }),
+    });
+    await writer
+      .showControls?.(answerKeys, finishedControls(versions, shown))
+      .catch((error: unknown) => this.#logger.warn({ err: error }, "showing an answer's controls failed"));
   }
 
   /** A failure is told to the asker, unless the question went away meanwhile. */
@@ -248,4 +454,19 @@ export class QuestionFlow {
 /** Where the exchange a question started is remembered, for a deletion of the question to forget it. */
 function where(incoming: IncomingMessage): { conversation: ConversationKey; messageId: string } {
   return { conversation: conversationKeyOf(incoming), messageId: incoming.messageId };
+}
+
+/** "continue", asked in the question's conversation by its asker, remembered as an exchange of its own. */
+function continuation(incoming: IncomingMessage, count: number): IncomingMessage {
+  const { platform, workspaceId, channelId, threadId, author, isDirect } = incoming;
+  return {
+    platform,
+    ...(workspaceId !== undefined && { workspaceId }),
+    channelId,
+    ...(threadId !== undefined && { threadId }),
+    messageId: `${incoming.messageId}:continue:${count}`,
+    author,
+    text: 'continue',
+    isDirect,
+  };
 }

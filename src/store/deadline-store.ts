@@ -1,6 +1,6 @@
 import type { Keyv } from 'keyv';
 import type { Logger } from '../log/logger.ts';
-import type { CounterIncrement, Store, StoreKind, TokenBucketOptions, TokenBucketResult } from './store.ts';
+import type { CounterIncrement, MessageListener, Store, StoreKind, TokenBucketOptions, TokenBucketResult, Unsubscribe } from './store.ts';
 import { StoreUnavailableError } from './store-unavailable-error.ts';
 
 export interface DeadlineOptions {
@@ -76,6 +76,14 @@ export class DeadlineStore implements Store {
 
   readCounters(keys: readonly string[]): Promise<number[]> {
     return this.#within('readCounters', () => this.#inner.readCounters(keys));
+  }
+
+  publish(channel: string, message: string): Promise<void> {
+    return this.#within('publish', () => this.#inner.publish(channel, message));
+  }
+
+  subscribe(channel: string, listener: MessageListener): Promise<Unsubscribe> {
+    return this.#within('subscribe', () => this.#inner.subscribe(channel, listener));
   }
 
   close(): Promise<void> {

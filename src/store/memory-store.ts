@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Keyv } from 'keyv';
 import { KeyvStoreBase } from './keyv-store-base.ts';
-import type { CounterIncrement, TokenBucketOptions, TokenBucketResult } from './store.ts';
+import { LocalChannels } from './local-channels.ts';
+import type { CounterIncrement, MessageListener, TokenBucketOptions, TokenBucketResult, Unsubscribe } from './store.ts';
 import { bucketIdleTtlMs, checkBucketOptions, takeFromBucket, type BucketState } from './token-bucket.ts';
 
 interface Entry {
@@ -16,6 +17,7 @@ export class MemoryStore extends KeyvStoreBase {
   readonly kind = 'memory';
   readonly #entries = new Map<string, Entry>();
   #putsSinceSweep = 0;
+  readonly #channels = new LocalChannels();
 
   constructor() {
     super(new Keyv({ store: new Map(), namespace: 'herald' }));
@@ -86,6 +88,14 @@ export class MemoryStore extends KeyvStoreBase {
 
   async readCounters(keys: readonly string[]): Promise<number[]> {
     return keys.map((key) => this.#live(key)?.num ?? 0);
+  }
+
+  async publish(channel: string, message: string): Promise<void> {
+    this.#channels.publish(channel, message);
+  }
+
+  async subscribe(channel: string, listener: MessageListener): Promise<Unsubscribe> {
+    return this.#channels.subscribe(channel, listener);
   }
 
   async close(): Promise<void> {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import KeyvRedis, { createClient, Keyv } from '@keyv/redis';
 import { KeyvStoreBase } from './keyv-store-base.ts';
 import { incrementScript, releaseLockScript, renewLockScript, takeTokensScript } from './redis-scripts.ts';
-import type { CounterIncrement, TokenBucketOptions, TokenBucketResult } from './store.ts';
+import type { CounterIncrement, MessageListener, TokenBucketOptions, TokenBucketResult, Unsubscribe } from './store.ts';
 import { bucketIdleTtlMs, checkBucketOptions } from './token-bucket.ts';
 
 /**
@@ -40,6 +40,8 @@ const PREFIX = 'herald:';
 export class RedisStore extends KeyvStoreBase {
   readonly kind = 'redis';
   readonly #client: RedisClient;
+  /** A connection in subscriber mode takes no other commands, so subscriptions get their own, opened on first use. */
+  #subscriber: Promise<RedisClient> | undefined;
 
   private constructor(client: RedisClient) {
     // Without throwOnErrors a failed read looks like a missing key: a conversation would go on without its history.
@@ -105,7 +107,37 @@ export class RedisStore extends KeyvStoreBase {
     return values.map((value) => (value === null ? 0 : Number(value)));
   }
 
+  async publish(channel: string, message: string): Promise<void> {
+    await this.#client.publish(PREFIX + channel, message);
+  }
+
+  async subscribe(channel: string, listener: MessageListener): Promise<Unsubscribe> {
+    const subscriber = await this.#subscriberClient();
+    const own: MessageListener = (message) => listener(message);
+    await subscriber.subscribe(PREFIX + channel, own);
+    return async () => {
+      if (subscriber.isOpen) await subscriber.unsubscribe(PREFIX + channel, own);
+    };
+  }
+
   async close(): Promise<void> {
+    const subscriber = await this.#subscriber?.catch(() => undefined);
+    if (subscriber?.isOpen) await subscriber.close();
     if (this.#client.isOpen) await this.#client.close();
+  }
+
+  #subscriberClient(): Promise<RedisClient> {
+    this.#subscriber ??= (async () => {
+      const subscriber = this.#client.duplicate();
+      subscriber.on('error', () => {
+        // Reconnects by itself and subscribes again; a lost message only means a press goes unanswered.
+      });
+      await subscriber.connect();
+      return subscriber;
+    })();
+    this.#subscriber.catch(() => {
+      this.#subscriber = undefined;
+    });
+    return this.#subscriber;
   }
 }

@@ -4,8 +4,9 @@ import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { Keyv } from 'keyv';
 import { KeyvStoreBase } from './keyv-store-base.ts';
+import { LocalChannels } from './local-channels.ts';
 import { NodeSqliteKeyvAdapter } from './sqlite-keyv-adapter.ts';
-import type { CounterIncrement, TokenBucketOptions, TokenBucketResult } from './store.ts';
+import type { CounterIncrement, MessageListener, TokenBucketOptions, TokenBucketResult, Unsubscribe } from './store.ts';
 import { bucketIdleTtlMs, checkBucketOptions, takeFromBucket, type BucketState } from './token-bucket.ts';
 
 const PURGE_EVERY_MS = 60_000;
@@ -22,6 +23,8 @@ export class SqliteStore extends KeyvStoreBase {
   readonly #adapter: NodeSqliteKeyvAdapter;
   readonly #sql: Record<'insertIfAbsent' | 'renew' | 'release' | 'readBucket' | 'writeBucket' | 'increment' | 'readCounter' | 'purge', StatementSync>;
   #lastPurgeMs = 0;
+  /** One instance per file is assumed for publish/subscribe: messages stay in this process. */
+  readonly #channels = new LocalChannels();
 
   /**
    * `path` is a file path or `:memory:`. A new file is readable by its owner only (0600), as are the directories
@@ -117,6 +120,14 @@ export class SqliteStore extends KeyvStoreBase {
   async readCounters(keys: readonly string[]): Promise<number[]> {
     const now = Date.now();
     return keys.map((key) => (this.#sql.readCounter.get(key, now) as { num: number } | undefined)?.num ?? 0);
+  }
+
+  async publish(channel: string, message: string): Promise<void> {
+    this.#channels.publish(channel, message);
+  }
+
+  async subscribe(channel: string, listener: MessageListener): Promise<Unsubscribe> {
+    return this.#channels.subscribe(channel, listener);
   }
 
   async close(): Promise<void> {

@@ -19,6 +19,9 @@ export interface TokenBucketResult {
   retryAfterMs: number;
 }
 
+export type MessageListener = (message: string) => void;
+export type Unsubscribe = () => Promise<void>;
+
 export interface CounterIncrement {
   key: string;
   n: number;
@@ -59,6 +62,14 @@ export interface Store {
   incrementMany(increments: readonly CounterIncrement[]): Promise<void>;
   /** Current values of counters; 0 for missing or expired ones. */
   readCounters(keys: readonly string[]): Promise<number[]>;
+
+  /** Sends `message` to every subscriber of `channel` in every instance sharing this store, this one included. */
+  publish(channel: string, message: string): Promise<void>;
+  /**
+   * Calls `listener` with every message published on `channel` from the moment this resolves; it resolves to a
+   * function that stops listening. Messages are not kept: one published with no subscriber is lost.
+   */
+  subscribe(channel: string, listener: MessageListener): Promise<Unsubscribe>;
 
   close(): Promise<void>;
 }

@@ -41,7 +41,11 @@ describe('ConversationEngine: conversation', () => {
     const first = await adapter.send('hi');
     expect(first.text).toBe('Hello!');
     expect(first.events.filter((e) => e.type === 'text').map((e) => e.delta)).toEqual(['Hel', 'lo!']);
-    expect(first.events.at(-1)).toEqual({ type: 'done', usage: expect.objectContaining({ serviceCalls: 1, promptTokens: 10 }) });
+    expect(first.events.at(-1)).toEqual({
+      type: 'done',
+      usage: expect.objectContaining({ serviceCalls: 1, promptTokens: 10 }),
+      finishReason: 'stop',
+    });
     await adapter.send('what did I say?', { author: 'Bob' });
     expect(requests[1]!.messages).toEqual([
       { role: 'user', content: '[Alice]: hi' },

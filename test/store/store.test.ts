@@ -146,4 +146,42 @@ describe.each(backends)('$name store', (backend) => {
     await Promise.all(Array.from({ length: 10 }, () => store.incrementBy(b, 1)));
     expect(await store.readCounters([a, b, uniqueKey('none')])).toEqual([3, 20, 0]);
   });
+
+  /** The next `count` messages a subscription to `channel` on `on` receives. */
+  async function listen(on: Store, channel: string, count: number): Promise<{ received: Promise<string[]>; stop: () => Promise<void> }> {
+    const messages: string[] = [];
+    let done!: (messages: string[]) => void;
+    const received = new Promise<string[]>((resolve) => (done = resolve));
+    const stop = await on.subscribe(channel, (message) => {
+      messages.push(message);
+      if (messages.length === count) done(messages);
+    });
+    return { received, stop };
+  }
+
+  it('publishes to every subscriber of a channel, in order, and to nobody after they stop listening', async () => {
+    const channel = uniqueKey('channel');
+    const first = await listen(store, channel, 3);
+    const second = await listen(store, channel, 1);
+    const elsewhere = await listen(store, uniqueKey('other'), 1);
+    await store.publish(channel, 'one');
+    expect(await second.received).toEqual(['one']);
+    await second.stop();
+    await store.publish(channel, 'two');
+    await store.publish(channel, '{"json":true}');
+    expect(await first.received).toEqual(['one', 'two', '{"json":true}']);
+    await first.stop();
+    await elsewhere.stop();
+  });
+
+  if (backend.name === 'redis') {
+    it('publishes to the subscribers of another instance', async () => {
+      const other = await twin();
+      const channel = uniqueKey('shared-channel');
+      const there = await listen(other, channel, 2);
+      await store.publish(channel, 'stop 1');
+      await store.publish(channel, 'stop 2');
+      expect(await there.received).toEqual(['stop 1', 'stop 2']);
+    });
+  }
 });

@@ -273,7 +273,7 @@ export async function parseChatRequest(body: unknown, limits: ChatLimits): Promi
     turns,
     stream,
     thinking: model.chat && (thinkingType === 'enabled' || (thinkingType !== 'disabled' && model.thinkingByDefault)),
-    maxTokens: optionalPositiveInt(body, 'max_completion_tokens') ?? optionalPositiveInt(body, 'max_tokens'),
+    maxTokens: lowest(optionalPositiveInt(body, 'max_completion_tokens') ?? optionalPositiveInt(body, 'max_tokens'), model.maxOutputTokens),
     stop: stopList(body.stop, 'stop'),
     functionTools: tools.functions,
     webSearch: tools.webSearch,
@@ -281,4 +281,8 @@ export async function parseChatRequest(body: unknown, limits: ChatLimits): Promi
     audio,
     asrLanguage,
   };
+}
+
+function lowest(requested: number | undefined, cap: number | undefined): number | undefined {
+  return requested === undefined ? cap : cap === undefined ? requested : Math.min(requested, cap);
 }

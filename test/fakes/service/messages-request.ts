@@ -80,7 +80,7 @@ export async function parseMessagesRequest(body: unknown, models: ModelSpec[]): 
     turns,
     stream: body.stream === true,
     thinking: thinkingType === 'enabled' || (thinkingType !== 'disabled' && model.thinkingByDefault),
-    maxTokens,
+    maxTokens: Math.min(maxTokens, model.maxOutputTokens ?? maxTokens),
     stop: stopList(body.stop_sequences, 'stop_sequences'),
   };
 }

@@ -9,6 +9,8 @@ export interface ModelSpec {
   webSearch: boolean;
   /** Thinking is on unless the request sends `thinking: {type: 'disabled'}`. */
   thinkingByDefault: boolean;
+  /** Longest answer the model writes, whatever the request allows: a longer one is cut (`finish_reason: length`). */
+  maxOutputTokens?: number;
 }
 
 /** The spec's model table; `brand` replaces the spec's `svc` placeholder. */
