@@ -1,14 +1,22 @@
 /**
  * Presses of the buttons on Herald's answers (block_actions): 👍/👎 recorded in the store, wherever the answer was
- * written; Stop, for the asker or a workspace admin, stops the reply being written. Each press is acknowledged at
- * once (Slack waits three seconds) and handled afterwards; a refusal or a failure is told to the presser alone.
+ * written; Stop goes to the core's question flow, which lets the asker or a workspace admin stop the reply on
+ * whichever instance writes it. Each press is acknowledged at once (Slack waits three seconds) and handled
+ * afterwards; a refusal or a failure is told to the presser alone.
  */
 import type { App, BlockAction, BlockElementAction } from '@slack/bolt';
+import type { AnswerEditor } from '../../src/platform/platform.ts';
 import { FEEDBACK_ACTION, parseFeedbackValue, STOP_ACTION } from './answer-controls.ts';
 import type { SlackRuntime } from './runtime.ts';
 
 const ONLY_THE_ASKER = 'Only the asker can do that.';
 const FEEDBACK_FAILED = 'Your feedback could not be saved just now; please try again in a moment.';
+
+/** Slack answers carry Stop alone, which edits nothing: the core rewrites answers only for controls Slack never sends. */
+const NO_VERSIONS: AnswerEditor = {
+  showControls: () => Promise.reject(new Error('Slack answers have no version controls')),
+  rewrite: () => Promise.reject(new Error('Slack answers have no version controls')),
+};
 
 export function registerInteractionListeners(app: App, rt: SlackRuntime): void {
   app.action<BlockAction>({ type: 'block_actions', action_id: FEEDBACK_ACTION }, async ({ ack, body, action }) => {
@@ -38,17 +46,18 @@ async function recordFeedback(rt: SlackRuntime, body: BlockAction, action: Block
 
 async function stopReply(rt: SlackRuntime, body: BlockAction, action: BlockElementAction): Promise<void> {
   const questionKey = 'value' in action && typeof action.value === 'string' ? action.value : undefined;
-  const reply = questionKey === undefined ? undefined : rt.live.get(questionKey);
-  // Over already: the button is on its way out with the reply's last edit.
-  if (!reply) return;
+  if (!questionKey) return;
   const presser = body.user.id;
-  if (presser !== reply.askerId && !(await rt.users.isAdmin(presser))) {
-    rt.logger.info({ question: questionKey, user: presser }, 'stop refused: not the asker');
-    await tellPresser(rt, body, ONLY_THE_ASKER);
-    return;
-  }
-  rt.logger.info({ question: questionKey, user: presser }, 'reply stopped by a press of Stop');
-  reply.stop();
+  const outcome = await rt.flow.pressed({
+    questionKey,
+    action: 'stop',
+    userId: presser,
+    mayModerate: (await rt.users.get(presser)).isAdmin,
+    editor: NO_VERSIONS,
+    question: async () => undefined,
+  });
+  rt.logger.info({ question: questionKey, user: presser, outcome }, 'Stop pressed');
+  if (outcome === 'refused') await tellPresser(rt, body, ONLY_THE_ASKER);
 }
 
 /** An ephemeral line in the conversation (and thread) of the pressed message, seen by the presser alone. */

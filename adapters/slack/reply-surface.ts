@@ -7,8 +7,8 @@
  *
  * The reply's last close is held until `finish(blocks)`, so the sources go into that final call; only there does the
  * surface continue a message itself, to place the sources. Once Slack says a message of the reply was deleted,
- * nothing more is sent and the next call throws MessageGoneError. A posted message shows the controls (Stop) while
- * it grows; a stop, from Slack's own button on a stream or from Herald's, ends the reply where it is.
+ * nothing more is sent and the next call throws MessageGoneError. A posted message shows the controls (Herald's
+ * Stop) while it grows, and its last edit takes them away; a stream has Slack's own stop.
  */
 import type { Logger } from '../../src/log/logger.ts';
 import { splitHead } from '../../src/streaming/markdown-split.ts';
@@ -155,21 +155,10 @@ export class SlackReplySurface implements ReplySurface {
     return Math.min(MAX_EDIT_WAIT_MS, Math.max(EDIT_GAP_MS, budget.waitMs('chat.update', undefined, PROGRESS_EDIT_KEEP)));
   }
 
-  /**
-   * The asker pressed Herald's Stop: nothing more is written, the engine is told (onStoppedByUser), and `finish`
-   * leaves the last message with what it shows, without the controls.
-   */
-  stop(): void {
-    if (this.#stopped || this.#gone) return;
-    this.#stopped = true;
-    this.#options.onStoppedByUser?.();
-  }
-
   /** Ends the reply: the last message gets its remaining text and `blocks` (sources, feedback) in one call. */
   async finish(blocks: readonly AnswerBlock[]): Promise<void> {
     try {
-      if (this.#gone) return;
-      if (this.#stopped) return await this.#takeControlsAway();
+      if (this.#stopped || this.#gone) return;
       if (this.#lastClose) await this.#closeHeld(blocks);
       else if (blocks.length > 0) {
         const message = [...this.#messages.values()].at(-1);
@@ -179,16 +168,6 @@ export class SlackReplySurface implements ReplySurface {
     } finally {
       this.#reportPosted();
       this.#release();
-    }
-  }
-
-  /** After a stop: the message that shows the Stop button keeps its text (held text included) and loses the button. */
-  async #takeControlsAway(): Promise<void> {
-    const held = this.#lastClose;
-    this.#lastClose = undefined;
-    for (const [handle, message] of this.#messages) {
-      const part = message.parts.at(-1);
-      if (part instanceof MessagePart && part.showsControls) await part.finish(held?.handle === handle ? held.text : '', []);
     }
   }
 

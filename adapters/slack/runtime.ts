@@ -3,7 +3,6 @@ import type { AnswerFeedback } from '../../src/conversation/feedback.ts';
 import { HeraldError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import type { QuestionFlow } from '../../src/platform/question-flow.ts';
-import type { LiveReplies } from './live-replies.ts';
 import type { SlackApi } from './slack-api.ts';
 import type { StreamingSwitch } from './stream-part.ts';
 import type { ThreadMemory } from './thread-memory.ts';
@@ -29,8 +28,6 @@ export interface SlackRuntime {
   flow: QuestionFlow;
   /** 👍/👎 on answers, recorded in the store. */
   feedback: AnswerFeedback;
-  /** Replies written here, for their Stop buttons. */
-  live: LiveReplies;
   identity: SlackIdentity;
   /** Runs work after the event is acknowledged; failures are logged, shutdown waits for it. */
   run(label: string, work: (signal: AbortSignal) => Promise<void>): void;

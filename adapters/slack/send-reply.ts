@@ -22,13 +22,6 @@ export interface ReplyDeps {
   logger: Logger;
 }
 
-/** Herald's Stop button on a posted reply, and how a press of it reaches the reply. */
-export interface StopButton {
-  block: StopBlock;
-  /** Called with the reply's stop while it is written; returns what forgets it once the reply is over. */
-  attach(stop: () => void): () => void;
-}
-
 export interface ReplyOptions {
   target: ReplyTarget;
   /** Shows what the bot is doing until the first text appears (assistant threads: setStatus). */
@@ -44,7 +37,8 @@ export interface ReplyOptions {
   onPosted?: (ts: string) => void;
   /** The answer's id for the feedback buttons under it; none without. */
   feedbackId?: string;
-  stopButton?: StopButton;
+  /** Herald's Stop, shown under a posted reply while it grows (the core ends the stream when it is pressed). */
+  stopButton?: StopBlock;
 }
 
 export interface SentReply {
@@ -66,9 +60,8 @@ export async function sendReply(deps: ReplyDeps, stream: ReplyStream, options: R
     logger,
     ...(options.onStoppedByUser && { onStoppedByUser: options.onStoppedByUser }),
     ...(options.onPosted && { onPosted: options.onPosted }),
-    ...(options.stopButton && { controls: [options.stopButton.block] }),
+    ...(options.stopButton && { controls: [options.stopButton] }),
   });
-  const detach = options.stopButton?.attach(() => surface.stop());
   let statusShown = false;
   const status = options.status;
   let rendered: RenderedReply | undefined;
@@ -95,8 +88,6 @@ export async function sendReply(deps: ReplyDeps, stream: ReplyStream, options: R
     );
   } catch (error) {
     logger.error({ err: error, channel: options.target.channel }, 'Slack reply could not be shown');
-  } finally {
-    detach?.();
   }
   signal?.removeEventListener('abort', onAbort);
   let stopped = rendered?.stopped;

@@ -12,7 +12,6 @@ import { QuestionFlow } from '../../src/platform/question-flow.ts';
 import { createAssistant } from './assistant.ts';
 import { registerCommandListeners } from './command-listeners.ts';
 import { registerInteractionListeners } from './interaction-listeners.ts';
-import { LiveReplies } from './live-replies.ts';
 import { registerMessageListeners } from './message-listeners.ts';
 import type { BucketLimit } from './rate-budget.ts';
 import { RateBudget } from './rate-budget.ts';
@@ -84,7 +83,6 @@ export async function startSlack(options: StartSlackOptions): Promise<RunningSla
     streaming: new StreamingSwitch(),
     flow: new QuestionFlow({ platform: 'slack', core, logger, hooks }),
     feedback: new AnswerFeedback(core.store, { ...(hooks.metrics?.feedback && { counter: hooks.metrics.feedback }) }),
-    live: new LiveReplies(),
     identity,
     run: (label, task) => work.run(label, task),
     ask: (label, task) => work.run(label, task, { tracked: false }),
