@@ -17,7 +17,7 @@ const SEARCH_MODES = [
   { name: 'default', value: 'default' },
 ] as const;
 
-function describeSettings(where: string, settings: ConversationSettings): string {
+export function describeSettings(where: string, settings: ConversationSettings): string {
   const shown = [
     `thinking: ${settings.thinking === undefined ? 'default' : settings.thinking ? 'on' : 'off'}`,
     `web search: ${settings.webSearch ?? 'default'}`,

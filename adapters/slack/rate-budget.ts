@@ -28,6 +28,7 @@ export const SLACK_METHOD_LIMITS: Readonly<Record<string, BucketLimit>> = {
   'chat.update': tier(3),
   'chat.delete': tier(3),
   'conversations.history': tier(3),
+  'conversations.info': tier(3),
   'conversations.replies': tier(3),
   'assistant.threads.setStatus': tier(3),
   'assistant.threads.setSuggestedPrompts': tier(3),
@@ -38,6 +39,7 @@ export const SLACK_METHOD_LIMITS: Readonly<Record<string, BucketLimit>> = {
   'files.info': tier(4),
   'files.getUploadURLExternal': tier(4),
   'files.completeUploadExternal': tier(4),
+  'views.publish': tier(4),
 };
 
 /** chat.postMessage per channel: Slack allows about one a second with short bursts. */

@@ -9,6 +9,7 @@ import type { Platform } from '../../src/platform/platform.ts';
 import type { PlatformHooks } from '../../src/platform/platform-hooks.ts';
 import { AnswerFeedback } from '../../src/conversation/feedback.ts';
 import { QuestionFlow } from '../../src/platform/question-flow.ts';
+import { registerAppHome } from './app-home.ts';
 import { createAssistant } from './assistant.ts';
 import { registerCommandListeners } from './command-listeners.ts';
 import { registerInteractionListeners } from './interaction-listeners.ts';
@@ -118,6 +119,7 @@ export async function startSlack(options: StartSlackOptions): Promise<RunningSla
   registerMessageListeners(app, rt);
   registerCommandListeners(app, rt);
   registerInteractionListeners(app, rt);
+  registerAppHome(app, rt);
 
   if (connection.mode === 'socket') {
     hooks.health?.register('slack', async () => (connection.connected() ? { ok: true } : { ok: false, detail: 'Socket Mode reconnecting' }), {
