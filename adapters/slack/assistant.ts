@@ -86,6 +86,13 @@ export function createAssistant(rt: SlackRuntime): Assistant {
     };
   };
 
+  const suggestPrompts = async (channel: string, threadTs: string, viewing: string | undefined) => {
+    const prompts = await promptsFor(rt, viewing);
+    await api.call('assistant.threads.setSuggestedPrompts', channel, (c) =>
+      c.assistant.threads.setSuggestedPrompts({ channel_id: channel, thread_ts: threadTs, prompts }),
+    );
+  };
+
   return new Assistant({
     threadContextStore: {
       get: async ({ payload }) => {
@@ -104,14 +111,14 @@ export function createAssistant(rt: SlackRuntime): Assistant {
       rt.run('assistant greeting', async () => {
         const { channel, threadTs } = thread;
         await api.call('chat.postMessage', channel, (c) => c.chat.postMessage({ channel, thread_ts: threadTs, text: GREETING }));
-        const prompts = await promptsFor(rt, thread.context?.channel_id);
-        await api.call('assistant.threads.setSuggestedPrompts', channel, (c) =>
-          c.assistant.threads.setSuggestedPrompts({ channel_id: channel, thread_ts: threadTs, prompts }),
-        );
+        await suggestPrompts(channel, threadTs, thread.context?.channel_id);
       });
     },
-    threadContextChanged: async ({ saveThreadContext }) => {
+    // The user moved to another channel with the panel open: the prompts follow.
+    threadContextChanged: async ({ payload, saveThreadContext }) => {
       await saveThreadContext();
+      const thread = threadOf(payload);
+      if (thread) rt.run('assistant prompts', () => suggestPrompts(thread.channel, thread.threadTs, thread.context?.channel_id));
     },
     userMessage: async ({ message }) => {
       const event = message as unknown as SlackMessageEvent;

@@ -31,6 +31,14 @@ describe("Slack's assistant panel: loading messages and prompts that fit the cha
     const nowhere = await open({ channel_id: null });
     expect(nowhere.prompts.length).toBeGreaterThan(0);
     expect(nowhere.prompts.some((p) => p.title.includes('#'))).toBe(false);
+
+    // Moving to another channel with the panel open: the prompts follow.
+    const design = fake.addChannel({ name: 'design' });
+    const calls = fake.calls('assistant.threads.setSuggestedPrompts').length;
+    await fake.socket.deliverEvent(fake.events.assistantThreadContextChanged({ thread_ts: nowhere.thread.thread_ts, context: { channel_id: design.id } }));
+    await fake.waitFor(() => fake.calls('assistant.threads.setSuggestedPrompts').length > calls);
+    const moved = fake.assistantThread(nowhere.thread.channel_id, nowhere.thread.thread_ts).suggestedPrompts!.prompts as Array<{ title: string }>;
+    expect(moved[0]?.title).toBe('Summarize #design');
   });
 
   it('rotates loading messages under "is thinking…" until the answer starts', async () => {
