@@ -35,7 +35,9 @@ describe("Slack's assistant panel: loading messages and prompts that fit the cha
     // Moving to another channel with the panel open: the prompts follow.
     const design = fake.addChannel({ name: 'design' });
     const calls = fake.calls('assistant.threads.setSuggestedPrompts').length;
-    await fake.socket.deliverEvent(fake.events.assistantThreadContextChanged({ thread_ts: nowhere.thread.thread_ts, context: { channel_id: design.id } }));
+    await fake.socket.deliverEvent(
+      fake.events.assistantThreadContextChanged({ thread_ts: nowhere.thread.thread_ts, context: { channel_id: design.id } }),
+    );
     await fake.waitFor(() => fake.calls('assistant.threads.setSuggestedPrompts').length > calls);
     const moved = fake.assistantThread(nowhere.thread.channel_id, nowhere.thread.thread_ts).suggestedPrompts!.prompts as Array<{ title: string }>;
     expect(moved[0]?.title).toBe('Summarize #design');
@@ -43,8 +45,13 @@ describe("Slack's assistant panel: loading messages and prompts that fit the cha
 
   it('rotates loading messages under "is thinking…" until the answer starts', async () => {
     const { thread } = await open({ channel_id: null });
-    await fake.socket.deliverEvent(fake.events.threadReply({ text: 'what time is it? call current_time', channel: thread.channel_id, thread_ts: thread.thread_ts }));
-    await fake.waitFor(() => fake.botMessages(thread.channel_id).find((m) => m.thread_ts === thread.thread_ts && m.stream?.state === 'stopped'), 10_000);
+    await fake.socket.deliverEvent(
+      fake.events.threadReply({ text: 'what time is it? call current_time', channel: thread.channel_id, thread_ts: thread.thread_ts }),
+    );
+    await fake.waitFor(
+      () => fake.botMessages(thread.channel_id).find((m) => m.thread_ts === thread.thread_ts && m.stream?.state === 'stopped'),
+      10_000,
+    );
     const history = fake.assistantThread(thread.channel_id, thread.thread_ts).statusHistory;
     const thinking = history.find((s) => s.status === 'is thinking…');
     expect(thinking?.loading_messages?.length).toBeGreaterThan(1);

@@ -65,7 +65,9 @@ describe('the Slack app manifest', () => {
       await fake.sendSlashCommand({ command: '/say', text: 'hi' });
       await fake.waitFor(() => fake.botMessages().some((m) => m.fileIds.length > 0) && fake.responseUrlPosts.length === 1, 10_000);
       await fake.waitFor(() => fake.botMessages().filter((m) => m.stream?.state === 'stopped').length >= 1);
-      const answered = await fake.waitFor(() => fake.botMessages().find((m) => m.blocks?.some((b) => (b as { type?: string }).type === 'context_actions')));
+      const answered = await fake.waitFor(() =>
+        fake.botMessages().find((m) => m.blocks?.some((b) => (b as { type?: string }).type === 'context_actions')),
+      );
       await fake.sendInteractive(
         fake.interactions.press({ channel: answered.channel, ts: answered.ts, actionId: 'herald_feedback', rating: 'positive' }),
       );

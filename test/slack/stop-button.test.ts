@@ -18,7 +18,7 @@ function hasFeedback(message: StoredMessage): boolean {
 describe("Herald's Stop button on Slack replies that are posted and edited", () => {
   let fake: FakeSlack;
   let emu: Emulator;
-  let instances: HeraldOnSlack[] = [];
+  const instances: HeraldOnSlack[] = [];
   let stores: RedisStore[] = [];
   let bob: string;
   let carol: string;
@@ -75,7 +75,8 @@ describe("Herald's Stop button on Slack replies that are posted and edited", () 
     await fake.waitFor(() => !hasStop(reply) && request()?.closed);
     await herald.settled();
     expect(request()?.closed).toMatchObject({ byClient: true });
-    expect(request()?.streamed!.sent).toBeLessThan(request()!.streamed!.total);
+    const { sent, total } = request()!.streamed!;
+    expect(sent).toBeLessThan(total);
     expect(markdownOf(reply)).not.toMatch(/⚠️|…$/);
     expect(markdownOf(reply).length).toBeGreaterThan(0);
     expect(hasFeedback(reply)).toBe(true);
