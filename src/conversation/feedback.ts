@@ -62,7 +62,7 @@ export class AnswerFeedback {
   /** Records a vote; a second press of the same rating changes nothing, the other rating replaces the first. */
   async record(vote: FeedbackVote): Promise<FeedbackOutcome> {
     if (!isAnswerId(vote.answerId)) throw new RangeError('not an answer id');
-    const key = `feedback:vote:${part(vote.platform)}:${part(vote.answerId)}:${part(vote.userId)}`;
+    const key = `feedback:vote:${part(vote.platform)}:${part(vote.workspaceId ?? '')}:${part(vote.answerId)}:${part(vote.userId)}`;
     const lock = `${key}:lock`;
     const token = await this.#lock(lock);
     try {
