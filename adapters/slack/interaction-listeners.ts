@@ -54,6 +54,7 @@ async function stopReply(rt: SlackRuntime, body: BlockAction, action: BlockEleme
     userId: presser,
     mayModerate: (await rt.users.get(presser)).isAdmin,
     editor: NO_VERSIONS,
+    // Stop asks nothing again, so the question is never read from a press.
     question: async () => undefined,
   });
   rt.logger.info({ question: questionKey, user: presser, outcome }, 'Stop pressed');
