@@ -19,7 +19,7 @@ const SEARCH_MODES = [
 
 const onOff = (value: boolean | undefined) => (value === undefined ? 'default' : value ? 'on' : 'off');
 
-function describeSettings(where: string, settings: ConversationSettings): string {
+export function describeSettings(where: string, settings: ConversationSettings): string {
   const shown = [
     `thinking: ${onOff(settings.thinking)}`,
     `web search: ${settings.webSearch ?? 'default'}`,

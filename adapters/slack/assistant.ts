@@ -1,8 +1,8 @@
 /**
- * Slack's AI assistant surface through Bolt's Assistant: a greeting and suggested prompts when a thread opens,
- * a "thinking…" status while an answer is prepared, a title from the first question, and the answer streamed
- * into the thread. The thread's context (the channel the user was viewing) is kept in the core store, so it
- * costs no Slack calls.
+ * Slack's AI assistant surface through Bolt's Assistant: a greeting and suggested prompts that fit the channel the
+ * user was viewing when a thread opens, a "thinking…" status with rotating loading messages while an answer is
+ * prepared, a title from the first question, and the answer streamed into the thread. The thread's context (that
+ * channel) is kept in the core store, so it costs no Slack calls.
  */
 import { Assistant } from '@slack/bolt';
 import type { SlackRuntime } from './runtime.ts';
@@ -15,6 +15,9 @@ const PROMPTS = [
   { title: 'Explain a concept', message: 'Explain how public-key cryptography works, simply.' },
   { title: 'Transcribe a clip', message: 'How do I get a voice clip transcribed?' },
 ];
+/** Slack rotates through these (10 at most) under "is thinking…" until the answer starts. */
+const LOADING_MESSAGES = ['Reading your question…', 'Thinking it over…', 'Weighing what I know…', 'Putting the answer together…'];
+const THINKING = 'is thinking…';
 const TITLE_CHARS = 60;
 const CONTEXT_TTL_MS = 7 * 24 * 60 * 60_000;
 
@@ -29,6 +32,25 @@ interface ThreadRef {
   channel_id?: string;
   thread_ts?: string;
   context?: AssistantThreadContext;
+}
+
+/** Prompts about the channel the user is in (by name where Slack tells it), then generic ones: four at most. */
+async function promptsFor(rt: SlackRuntime, channelId: string | undefined): Promise<Array<{ title: string; message: string }>> {
+  if (!channelId || channelId.startsWith('D')) return PROMPTS;
+  const name = await rt.api
+    .call('conversations.info', channelId, (c) => c.conversations.info({ channel: channelId }))
+    .then((info) => info.channel?.name)
+    .catch((error: unknown) => {
+      rt.logger.debug({ err: error, channel: channelId }, 'channel name not known; suggesting generic prompts');
+      return undefined;
+    });
+  if (!name) return PROMPTS;
+  const where = `<#${channelId}>`;
+  return [
+    { title: `Summarize #${name}`, message: `Summarize the latest discussion in ${where}.` },
+    { title: `Open questions in #${name}`, message: `What questions are still open in ${where}, and who asked them?` },
+    ...PROMPTS.slice(0, 2),
+  ];
 }
 
 function contextKey(channel: string, threadTs: string): string {
@@ -54,9 +76,21 @@ export function createAssistant(rt: SlackRuntime): Assistant {
       if (status === shown) return;
       shown = status;
       await api.call('assistant.threads.setStatus', channel, (c) =>
-        c.assistant.threads.setStatus({ channel_id: channel, thread_ts: threadTs, status }),
+        c.assistant.threads.setStatus({
+          channel_id: channel,
+          thread_ts: threadTs,
+          status,
+          ...(status === THINKING && { loading_messages: LOADING_MESSAGES }),
+        }),
       );
     };
+  };
+
+  const suggestPrompts = async (channel: string, threadTs: string, viewing: string | undefined) => {
+    const prompts = await promptsFor(rt, viewing);
+    await api.call('assistant.threads.setSuggestedPrompts', channel, (c) =>
+      c.assistant.threads.setSuggestedPrompts({ channel_id: channel, thread_ts: threadTs, prompts }),
+    );
   };
 
   return new Assistant({
@@ -77,13 +111,14 @@ export function createAssistant(rt: SlackRuntime): Assistant {
       rt.run('assistant greeting', async () => {
         const { channel, threadTs } = thread;
         await api.call('chat.postMessage', channel, (c) => c.chat.postMessage({ channel, thread_ts: threadTs, text: GREETING }));
-        await api.call('assistant.threads.setSuggestedPrompts', channel, (c) =>
-          c.assistant.threads.setSuggestedPrompts({ channel_id: channel, thread_ts: threadTs, prompts: PROMPTS }),
-        );
+        await suggestPrompts(channel, threadTs, thread.context?.channel_id);
       });
     },
-    threadContextChanged: async ({ saveThreadContext }) => {
+    // The user moved to another channel with the panel open: the prompts follow.
+    threadContextChanged: async ({ payload, saveThreadContext }) => {
       await saveThreadContext();
+      const thread = threadOf(payload);
+      if (thread) rt.run('assistant prompts', () => suggestPrompts(thread.channel, thread.threadTs, thread.context?.channel_id));
     },
     userMessage: async ({ message }) => {
       const event = message as unknown as SlackMessageEvent;

@@ -62,7 +62,11 @@ export function slackCommandContext(rt: SlackRuntime, input: CommandContextInput
       );
     },
     replyStream: async (stream: ReplyStream) => {
-      await sendReply(rt, stream, { target, wantsReasoning: input.options.get('reasoning') === true });
+      await sendReply(rt, stream, {
+        target,
+        wantsReasoning: input.options.get('reasoning') === true,
+        feedbackId: `${invocation.channelId}:${invocation.triggerId}`,
+      });
     },
     upload: async (file: OutgoingFile, text?: string) => {
       await shareFile(rt.api, target, { name: file.name, data: file.data }, text);

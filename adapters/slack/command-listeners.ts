@@ -68,7 +68,8 @@ async function runSlashCommand(rt: SlackRuntime, definition: CommandDefinition, 
     subcommand: parsed.subcommand,
     options,
     displayName: person.displayName,
-    isAdmin,
+    // Admin-only commands read the rights fresh; elsewhere (what /usage shows) the cached ones do.
+    isAdmin: definition.adminOnly ? isAdmin : person.isAdmin,
     respond,
   });
   await runCommand(definition, ctx, rt.core);

@@ -8,9 +8,10 @@
  * are skipped otherwise (the text waits for the next one). A message that gets no reservation is held and posted
  * whole at its end with chat.postMessage, which Slack limits per channel only, so the answer lands complete and
  * promptly however many replies are under way. A message Slack finds too long hands the rest on, so no text is lost.
+ * Controls (the Stop button) show under the text while the message grows; its final edit takes them away.
  */
 import { closeOpenFence, splitHead } from '../../src/streaming/markdown-split.ts';
-import type { ContextBlock } from './citation-blocks.ts';
+import type { AnswerBlock } from './answer-controls.ts';
 import { defuseMentions } from './defuse-mentions.ts';
 import { toMrkdwn } from './mrkdwn.ts';
 import { GONE_ERRORS, OK, type PartOutcome, type ReplyPart, type ReplyTarget } from './reply-part.ts';
@@ -22,7 +23,7 @@ const FALLBACK_CHARS = 3000;
 export const PROGRESS_EDIT_KEEP = 3;
 
 type MarkdownBlock = { type: 'markdown'; text: string };
-type Content = { markdown_text: string } | { text: string; blocks: [MarkdownBlock, ...ContextBlock[]] };
+type Content = { markdown_text: string } | { text: string; blocks: [MarkdownBlock, ...AnswerBlock[]] };
 
 /** What Slack is sent: markdown with no live mention in it (the mrkdwn fallback escapes its own). */
 function defused(content: Content): Content {
@@ -44,18 +45,30 @@ export class MessagePart implements ReplyPart {
   #exact = false;
   /** Whether this message holds the reservation of its final chat.update. */
   #reserved = false;
+  /** Shown under the text while the message grows. */
+  readonly #controls: readonly AnswerBlock[];
+  #controlsShown = false;
 
-  private constructor(api: SlackApi, target: ReplyTarget, text: string) {
+  private constructor(api: SlackApi, target: ReplyTarget, text: string, controls: readonly AnswerBlock[]) {
     this.#api = api;
     this.#target = target;
     this.#text = text;
+    this.#controls = controls;
   }
 
-  /** Posts `text` at once when its final edit can be promised, else holds it to be posted whole at the end. */
-  static async open(api: SlackApi, target: ReplyTarget, text: string): Promise<MessagePart> {
-    const part = new MessagePart(api, target, text);
+  /**
+   * Posts `text` (with `controls` under it) at once when its final edit can be promised, else holds it to be posted
+   * whole, without controls, at the end.
+   */
+  static async open(api: SlackApi, target: ReplyTarget, text: string, controls: readonly AnswerBlock[] = []): Promise<MessagePart> {
+    const part = new MessagePart(api, target, text, controls);
     await part.#goLive();
     return part;
+  }
+
+  /** Whether the message shows controls that its final edit must take away. */
+  get showsControls(): boolean {
+    return this.#controlsShown;
   }
 
   /** The message's timestamp; empty while it is held. */
@@ -76,21 +89,24 @@ export class MessagePart implements ReplyPart {
     }
     if (!this.#api.budget.tryTake(['chat.update'], undefined, PROGRESS_EDIT_KEEP)) return OK;
     const shown = closeOpenFence(this.#text);
-    return this.#update({ markdown_text: shown }, shown === this.#text);
+    return this.#update(this.#growing(shown), shown === this.#text);
   }
 
-  async finish(delta: string, blocks: readonly ContextBlock[]): Promise<PartOutcome> {
+  async finish(delta: string, blocks: readonly AnswerBlock[]): Promise<PartOutcome> {
     this.#text += delta;
     try {
       if (this.held) return await this.#postWhole(blocks);
-      if (blocks.length === 0 && this.#exact && this.#sent === this.#text.length) return OK;
+      if (blocks.length === 0 && !this.#controlsShown && this.#exact && this.#sent === this.#text.length) return OK;
       if (this.#reserved) {
         this.#reserved = false;
         await this.#api.budget.takeReserved('chat.update');
       } else {
         await this.#api.budget.take('chat.update');
       }
-      return await this.#update(blocks.length === 0 ? { markdown_text: this.#text } : this.#withBlocks(blocks), true);
+      const content = blocks.length === 0 && !this.#controlsShown ? { markdown_text: this.#text } : this.#withBlocks(this.#text, blocks);
+      const outcome = await this.#update(content, true);
+      if (outcome.status === 'ok') this.#controlsShown = false;
+      return outcome;
     } finally {
       this.release();
     }
@@ -108,19 +124,25 @@ export class MessagePart implements ReplyPart {
     this.#reserved = true;
     const shown = closeOpenFence(this.#text);
     try {
-      this.#ts = await this.#post({ markdown_text: shown });
+      this.#ts = await this.#post(this.#growing(shown));
     } catch (error) {
       this.release();
       throw error;
     }
+    this.#controlsShown = this.#controls.length > 0;
     this.#sent = this.#text.length;
     this.#exact = shown === this.#text;
   }
 
+  /** What a growing message shows: its text so far, with the controls under it. */
+  #growing(shown: string): Content {
+    return this.#controls.length === 0 ? { markdown_text: shown } : this.#withBlocks(shown, this.#controls);
+  }
+
   /** Posts the held text in one message, or as much as Slack takes when it finds the text too long. */
-  async #postWhole(blocks: readonly ContextBlock[]): Promise<PartOutcome> {
+  async #postWhole(blocks: readonly AnswerBlock[]): Promise<PartOutcome> {
     try {
-      this.#ts = await this.#post(blocks.length === 0 ? { markdown_text: this.#text } : this.#withBlocks(blocks));
+      this.#ts = await this.#post(blocks.length === 0 ? { markdown_text: this.#text } : this.#withBlocks(this.#text, blocks));
       this.#sent = this.#text.length;
       this.#exact = true;
       return OK;
@@ -147,11 +169,11 @@ export class MessagePart implements ReplyPart {
     return String(posted.ts);
   }
 
-  #withBlocks(blocks: readonly ContextBlock[]): Content {
-    const fallback = toMrkdwn(this.#text);
+  #withBlocks(text: string, blocks: readonly AnswerBlock[]): Content {
+    const fallback = toMrkdwn(text);
     return {
       text: fallback.length > FALLBACK_CHARS ? `${fallback.slice(0, FALLBACK_CHARS - 1)}…` : fallback,
-      blocks: [{ type: 'markdown', text: this.#text }, ...blocks],
+      blocks: [{ type: 'markdown', text }, ...blocks],
     };
   }
 

@@ -28,8 +28,8 @@ export const SLACK_METHOD_LIMITS: Readonly<Record<string, BucketLimit>> = {
   'chat.update': tier(3),
   'chat.delete': tier(3),
   'conversations.history': tier(3),
-  'conversations.replies': tier(3),
   'conversations.info': tier(3),
+  'conversations.replies': tier(3),
   'conversations.list': tier(2),
   'conversations.members': tier(4),
   'reactions.add': tier(3),
@@ -43,6 +43,7 @@ export const SLACK_METHOD_LIMITS: Readonly<Record<string, BucketLimit>> = {
   'files.info': tier(4),
   'files.getUploadURLExternal': tier(4),
   'files.completeUploadExternal': tier(4),
+  'views.publish': tier(4),
 };
 
 /** chat.postMessage per channel: Slack allows about one a second with short bursts. */

@@ -1,4 +1,4 @@
-import type { ContextBlock } from './citation-blocks.ts';
+import type { AnswerBlock } from './answer-controls.ts';
 
 /** Where a reply goes: a conversation and, for a thread reply, its root. */
 export interface ReplyTarget {
@@ -24,7 +24,7 @@ export interface ReplyPart {
   readonly ts: string;
   append(delta: string): Promise<PartOutcome>;
   /** Adds the last text and the blocks that go under it, and leaves the message final. */
-  finish(delta: string, blocks: readonly ContextBlock[]): Promise<PartOutcome>;
+  finish(delta: string, blocks: readonly AnswerBlock[]): Promise<PartOutcome>;
 }
 
 export const OK: PartOutcome = { status: 'ok' };

@@ -7,12 +7,13 @@
  *
  * The reply's last close is held until `finish(blocks)`, so the sources go into that final call; only there does the
  * surface continue a message itself, to place the sources. Once Slack says a message of the reply was deleted,
- * nothing more is sent and the next call throws MessageGoneError.
+ * nothing more is sent and the next call throws MessageGoneError. A posted message shows the controls (Herald's
+ * Stop) while it grows, and its last edit takes them away; a stream has Slack's own stop.
  */
 import type { Logger } from '../../src/log/logger.ts';
 import { splitHead } from '../../src/streaming/markdown-split.ts';
 import { MessageGoneError, type Overflow, type ReplySurface } from '../../src/streaming/surface.ts';
-import type { ContextBlock } from './citation-blocks.ts';
+import { type AnswerBlock, isFeedbackBlock } from './answer-controls.ts';
 import { MessagePart, PROGRESS_EDIT_KEEP } from './message-part.ts';
 import type { PartOutcome, ReplyPart, ReplyTarget } from './reply-part.ts';
 import { slackErrorCode, type SlackApi } from './slack-api.ts';
@@ -35,6 +36,8 @@ export interface SlackSurfaceOptions {
   onStoppedByUser?: () => void;
   /** The ts of each message of the reply, once Slack has it. */
   onPosted?: (ts: string) => void;
+  /** Shown under a posted message while it grows (a native stream has Slack's own stop). */
+  controls?: readonly AnswerBlock[];
   maxLength?: number;
 }
 
@@ -107,7 +110,7 @@ export class SlackReplySurface implements ReplySurface {
     const stream = this.#overflowed ? undefined : await StreamPart.start(api, target, text, streaming, logger);
     this.#overflowed = false;
     if (stream) message.parts.push(stream);
-    else message.untaken = await this.#post(text, message);
+    else message.untaken = await this.#post(text, message, this.#options.controls);
     this.#lastKind = message.parts.at(-1)?.kind ?? 'message';
     this.#reportPosted();
     return handle;
@@ -120,7 +123,10 @@ export class SlackReplySurface implements ReplySurface {
     if (message.untaken !== '') return this.#overflow(message.untaken + text);
     const part = message.parts.at(-1);
     if (!part) return undefined;
-    return this.#settle(part, await part.append(text));
+    const outcome = await part.append(text);
+    // The message is over: the controls move on to the next one.
+    if (outcome.status === 'overflow' && part instanceof MessagePart && part.showsControls) await part.finish('', []);
+    return this.#settle(part, outcome);
   }
 
   async close(handle: string, text: string, options: { last?: boolean } = {}): Promise<Overflow | void> {
@@ -149,8 +155,8 @@ export class SlackReplySurface implements ReplySurface {
     return Math.min(MAX_EDIT_WAIT_MS, Math.max(EDIT_GAP_MS, budget.waitMs('chat.update', undefined, PROGRESS_EDIT_KEEP)));
   }
 
-  /** Ends the reply: the last message gets its remaining text and `blocks` (the sources) in one call. */
-  async finish(blocks: readonly ContextBlock[]): Promise<void> {
+  /** Ends the reply: the last message gets its remaining text and `blocks` (sources, feedback) in one call. */
+  async finish(blocks: readonly AnswerBlock[]): Promise<void> {
     try {
       if (this.#stopped || this.#gone) return;
       if (this.#lastClose) await this.#closeHeld(blocks);
@@ -216,7 +222,7 @@ export class SlackReplySurface implements ReplySurface {
     return this.#overflow(outcome.rest);
   }
 
-  async #closeHeld(blocks: readonly ContextBlock[]): Promise<void> {
+  async #closeHeld(blocks: readonly AnswerBlock[]): Promise<void> {
     const held = this.#lastClose;
     this.#lastClose = undefined;
     if (!held || this.#stopped || this.#gone) return;
@@ -226,17 +232,18 @@ export class SlackReplySurface implements ReplySurface {
   }
 
   /**
-   * The reply's last call: what the last message did not take goes on below it, with the sources. A sources-only
-   * continuation that Slack still refuses gives up the sources rather than trying forever.
+   * The reply's last call: what the last message did not take goes on below it, with the sources and feedback
+   * buttons. A continuation of blocks only that Slack still refuses gives them up rather than trying forever, and
+   * feedback buttons alone are not worth a message of their own.
    */
-  async #finishWithSources(message: SlackMessage, outcome: PartOutcome, blocks: readonly ContextBlock[]): Promise<void> {
+  async #finishWithSources(message: SlackMessage, outcome: PartOutcome, blocks: readonly AnswerBlock[]): Promise<void> {
     const part = message.parts.at(-1)!;
     if (outcome.status !== 'overflow') {
       this.#settle(part, outcome);
       return;
     }
     const sourcesOnly = outcome.rest.trim() === '';
-    if (sourcesOnly && blocks.length === 0) return;
+    if (sourcesOnly && blocks.every(isFeedbackBlock)) return;
     this.#options.logger.debug({ ts: part.ts }, 'Slack message full or closed; continuing in a new one');
     let untaken = sourcesOnly ? 'Sources:' : outcome.rest;
     while (untaken !== '') untaken = await this.#post(untaken, message);
@@ -248,14 +255,14 @@ export class SlackReplySurface implements ReplySurface {
    * Starts a message with `text` (posted now or held, see MessagePart) as part of `message`; returns what Slack did
    * not take, having found it too long.
    */
-  async #post(text: string, message: SlackMessage): Promise<string> {
+  async #post(text: string, message: SlackMessage, controls: readonly AnswerBlock[] = []): Promise<string> {
     try {
-      message.parts.push(await MessagePart.open(this.#options.api, this.#options.target, text));
+      message.parts.push(await MessagePart.open(this.#options.api, this.#options.target, text, controls));
       return '';
     } catch (error) {
       if (slackErrorCode(error) !== 'msg_too_long' || text.length < 2) throw error;
       const { head, rest } = splitHead(text, Math.floor(text.length / 2));
-      return (await this.#post(head, message)) + rest;
+      return (await this.#post(head, message, controls)) + rest;
     }
   }
 }

@@ -1,4 +1,5 @@
 import type { Core } from '../../src/core.ts';
+import type { AnswerFeedback } from '../../src/conversation/feedback.ts';
 import { HeraldError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import type { QuestionFlow } from '../../src/platform/question-flow.ts';
@@ -28,6 +29,8 @@ export interface SlackRuntime {
   streaming: StreamingSwitch;
   /** The core's questions: asked, edited, deleted. */
   flow: QuestionFlow;
+  /** 👍/👎 on answers, recorded in the store. */
+  feedback: AnswerFeedback;
   identity: SlackIdentity;
   /** Runs work after the event is acknowledged; failures are logged, shutdown waits for it. */
   run(label: string, work: (signal: AbortSignal) => Promise<void>): void;

@@ -1,6 +1,6 @@
 /**
- * One reply, start to end: the core's stream rendered on a SlackReplySurface, the sources as context blocks in
- * the last call, then files the reply produced and, when asked for, the reasoning as a snippet (Slack shows it
+ * One reply, start to end: the core's stream rendered on a SlackReplySurface (a posted message with a Stop button
+ * while it grows, when asked for), the sources and the feedback buttons as blocks in the last call, then files the reply produced and, when asked for, the reasoning as a snippet (Slack shows it
  * collapsed). The signal stops it where it is; aborted with a MessageGoneError, it names a message of the reply that
  * was deleted.
  */
@@ -8,6 +8,7 @@ import type { ReplyStream } from '../../src/conversation/types.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { renderReply, type RenderedReply } from '../../src/streaming/render-reply.ts';
 import { MessageGoneError } from '../../src/streaming/surface.ts';
+import { type AnswerBlock, feedbackBlock, type StopBlock } from './answer-controls.ts';
 import { citationBlocks } from './citation-blocks.ts';
 import type { ReplyTarget } from './reply-part.ts';
 import { SlackReplySurface } from './reply-surface.ts';
@@ -34,6 +35,10 @@ export interface ReplyOptions {
   signal?: AbortSignal;
   /** The ts of each message of the reply, as soon as Slack has it. */
   onPosted?: (ts: string) => void;
+  /** The answer's id for the feedback buttons under it; none without. */
+  feedbackId?: string;
+  /** Herald's Stop, shown under a posted reply while it grows (the core ends the stream when it is pressed). */
+  stopButton?: StopBlock;
 }
 
 export interface SentReply {
@@ -55,6 +60,7 @@ export async function sendReply(deps: ReplyDeps, stream: ReplyStream, options: R
     logger,
     ...(options.onStoppedByUser && { onStoppedByUser: options.onStoppedByUser }),
     ...(options.onPosted && { onPosted: options.onPosted }),
+    ...(options.stopButton && { controls: [options.stopButton] }),
   });
   let statusShown = false;
   const status = options.status;
@@ -88,7 +94,7 @@ export async function sendReply(deps: ReplyDeps, stream: ReplyStream, options: R
   if (stopped) await surface.abandon();
   else {
     try {
-      await surface.finish(rendered && !surface.stoppedByUser ? citationBlocks(rendered.citations) : []);
+      await surface.finish(rendered && !surface.stoppedByUser ? finalBlocks(rendered, options.feedbackId) : []);
     } catch (error) {
       logger.error({ err: error, channel: options.target.channel }, 'Slack reply could not be finished');
     }
@@ -98,6 +104,10 @@ export async function sendReply(deps: ReplyDeps, stream: ReplyStream, options: R
   const sent: SentReply = { ...(rendered && { rendered }), messageTs: surface.messageTs, ...(stopped && { stopped }) };
   if (!stopped && rendered && !surface.stoppedByUser) await shareExtras(deps, options, rendered);
   return sent;
+}
+
+function finalBlocks(rendered: RenderedReply, feedbackId: string | undefined): AnswerBlock[] {
+  return [...citationBlocks(rendered.citations), ...(feedbackId ? [feedbackBlock(feedbackId)] : [])];
 }
 
 async function shareExtras(deps: ReplyDeps, options: ReplyOptions, rendered: RenderedReply): Promise<void> {

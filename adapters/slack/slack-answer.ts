@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import type { ReplyStream } from '../../src/conversation/types.ts';
 import { describeError, HeraldError } from '../../src/errors.ts';
-import type { AnswerEvents, AnswerWriter, WrittenAnswer } from '../../src/platform/platform.ts';
+import type { AnswerControls, AnswerEvents, AnswerWriter, WrittenAnswer } from '../../src/platform/platform.ts';
 import { MessageGoneError } from '../../src/streaming/surface.ts';
+import { stopBlock } from './answer-controls.ts';
 import { deleteMessages } from './delete-messages.ts';
 import { messageKey, tsOfKey } from './message-key.ts';
 import { toMrkdwn } from './mrkdwn.ts';
@@ -37,10 +39,14 @@ export class SlackAnswer implements AnswerWriter {
     options.status?.('thinking…').catch((error: unknown) => rt.logger.debug({ err: error }, 'Slack status not shown'));
   }
 
-  async write(stream: ReplyStream, signal: AbortSignal): Promise<WrittenAnswer> {
+  async write(stream: ReplyStream, signal: AbortSignal, controls?: AnswerControls): Promise<WrittenAnswer> {
     const { target, questionTs } = this.#options;
     const { channel } = target;
+    const questionKey = messageKey(channel, questionTs);
     const sent = await sendReply(this.#rt, stream, {
+      // Each answer its own id: an edited question's new answer is rated afresh.
+      feedbackId: `${questionKey}/${randomBytes(4).toString('hex')}`,
+      ...(controls?.stop && { stopButton: stopBlock(questionKey) }),
       target,
       ...(this.#options.status && { status: this.#options.status }),
       ...(this.#options.clearStatus && { clearStatus: this.#options.clearStatus }),
@@ -53,7 +59,11 @@ export class SlackAnswer implements AnswerWriter {
     });
     if (target.threadTs && sent.stopped !== 'aborted')
       await this.#rt.threads.remember(this.#rt.identity.teamId, channel, target.threadTs, questionTs);
-    return { messageKeys: sent.messageTs.map((ts) => messageKey(channel, ts)), ...(sent.stopped && { stopped: sent.stopped }) };
+    return {
+      messageKeys: sent.messageTs.map((ts) => messageKey(channel, ts)),
+      ...(sent.rendered && { text: sent.rendered.text }),
+      ...(sent.stopped && { stopped: sent.stopped }),
+    };
   }
 
   remove(messageKeys: readonly string[]): Promise<void> {

@@ -7,9 +7,12 @@ import type { Core } from '../../src/core.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import type { PlatformHooks } from '../../src/platform/platform-hooks.ts';
+import { AnswerFeedback } from '../../src/conversation/feedback.ts';
 import { QuestionFlow } from '../../src/platform/question-flow.ts';
+import { registerAppHome } from './app-home.ts';
 import { createAssistant } from './assistant.ts';
 import { registerCommandListeners } from './command-listeners.ts';
+import { registerInteractionListeners } from './interaction-listeners.ts';
 import { registerMessageListeners } from './message-listeners.ts';
 import { registerShortcutListeners } from './shortcut-listeners.ts';
 import type { BucketLimit } from './rate-budget.ts';
@@ -86,6 +89,7 @@ export async function startSlack(options: StartSlackOptions): Promise<RunningSla
     threads: new ThreadMemory(core.store, core.config.conversation.historyTtlSeconds * 1000),
     streaming: new StreamingSwitch(),
     flow: new QuestionFlow({ platform: 'slack', core, logger, hooks }),
+    feedback: new AnswerFeedback(core.store, { ...(hooks.metrics?.feedback && { counter: hooks.metrics.feedback }) }),
     identity,
     run: (label, task) => work.run(label, task),
     ask: (label, task) => work.run(label, task, { tracked: false }),
@@ -121,6 +125,8 @@ export async function startSlack(options: StartSlackOptions): Promise<RunningSla
   registerMessageListeners(app, rt);
   registerCommandListeners(app, rt);
   registerShortcutListeners(app, rt);
+  registerInteractionListeners(app, rt);
+  registerAppHome(app, rt);
 
   if (connection.mode === 'socket') {
     hooks.health?.register('slack', async () => (connection.connected() ? { ok: true } : { ok: false, detail: 'Socket Mode reconnecting' }), {

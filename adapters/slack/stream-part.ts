@@ -3,7 +3,7 @@
  * it arrives, takes standard markdown, and wants a thread and the recipient's user and team ids.
  */
 import type { Logger } from '../../src/log/logger.ts';
-import type { ContextBlock } from './citation-blocks.ts';
+import type { AnswerBlock } from './answer-controls.ts';
 import { defuseMentions } from './defuse-mentions.ts';
 import { GONE_ERRORS, OK, type PartOutcome, type ReplyPart, type ReplyTarget } from './reply-part.ts';
 import { slackErrorCode, type SlackApi } from './slack-api.ts';
@@ -91,7 +91,7 @@ export class StreamPart implements ReplyPart {
     }
   }
 
-  async finish(delta: string, blocks: readonly ContextBlock[]): Promise<PartOutcome> {
+  async finish(delta: string, blocks: readonly AnswerBlock[]): Promise<PartOutcome> {
     this.#streaming = false;
     try {
       await this.#api.client.chat.stopStream({

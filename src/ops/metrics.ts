@@ -45,6 +45,8 @@ export interface Metrics {
   /** Waiting items per queue (voice playback queues, conversation lock waiters). */
   queueLength: GaugeHandle<{ queue: string }>;
   inflightReplies: PlainGaugeHandle;
+  /** 👍/👎 votes on answers (a changed vote counts again, as its new rating), by platform and rating. */
+  feedback: CounterHandle<{ platform: string; rating: string }>;
 }
 
 export interface MetricsOptions {
@@ -125,6 +127,12 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     inflightReplies: new Gauge({
       name: name('inflight_replies'),
       help: 'Replies being produced right now.',
+      registers,
+    }),
+    feedback: new Counter({
+      name: name('feedback_total'),
+      help: 'Votes on answers (a changed vote counts as its new rating), by platform and rating.',
+      labelNames: ['platform', 'rating'] as const,
       registers,
     }),
   };

@@ -21,6 +21,7 @@ describe('createMetrics', () => {
       herald_service_errors_total: 'counter',
       herald_queue_length: 'gauge',
       herald_inflight_replies: 'gauge',
+      herald_feedback_total: 'counter',
     });
   });
 
@@ -42,6 +43,7 @@ describe('createMetrics', () => {
     m.inflightReplies.inc();
     m.inflightReplies.inc();
     m.inflightReplies.dec();
+    m.feedback.inc({ platform: 'slack', rating: 'negative' });
 
     const text = await m.registry.metrics();
     const lines = text.split('\n');
@@ -59,6 +61,7 @@ describe('createMetrics', () => {
     expect(lines).toContain('herald_service_errors_total{code="rate_limited"} 1');
     expect(lines).toContain('herald_queue_length{queue="voice"} 2');
     expect(lines).toContain('herald_inflight_replies 1');
+    expect(lines).toContain('herald_feedback_total{platform="slack",rating="negative"} 1');
     expect(m.registry.contentType).toMatch(/^text\/plain; version=0\.0\.4/);
   });
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FakeSlack } from '../fakes/slack/index.ts';
+import { markdownOf, type FakeSlack } from '../fakes/slack/index.ts';
 import { startSlackWorld, stopSlackWorld, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
 
 describe('Herald on Slack (HTTP mode): mentions, direct messages, threads', () => {
@@ -54,8 +54,8 @@ describe('Herald on Slack (HTTP mode): mentions, direct messages, threads', () =
     const reply = await fake.waitFor(() => botReplies(fake.dmChannelId)[0]);
     expect(reply.thread_ts).toBeUndefined();
     // One person, no speaker names.
-    await fake.waitFor(() => reply.text === 'Echo: hi in private');
-    expect(fake.calls('chat.postMessage')[0]?.args.markdown_text).toBeDefined();
+    await fake.waitFor(() => markdownOf(reply) === 'Echo: hi in private');
+    expect(reply.blocks?.[0]).toEqual({ type: 'markdown', text: 'Echo: hi in private' });
   });
 
   it('ignores other bots, its own messages and edits', async () => {

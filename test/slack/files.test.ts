@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { downloadSlackFile, mayCarryToken } from '../../adapters/slack/file-download.ts';
 import { locateFfmpeg } from '../../src/media/audio/ffmpeg.ts';
-import { startFakeSlack, type FakeSlack } from '../fakes/slack/index.ts';
+import { markdownOf, startFakeSlack, type FakeSlack } from '../fakes/slack/index.ts';
 import { startHerald, startSlackWorld, stopSlackWorld, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
 
 const fixture = (path: string) => readFileSync(new URL(`../fixtures/${path}`, import.meta.url));
@@ -29,8 +29,8 @@ describe('files shared with Herald on Slack', () => {
       await fake.deliverEvent(fake.events.fileShare({ files: [clip] }));
       const reply = await fake.waitFor(() => fake.botMessages(fake.dmChannelId)[0], 15_000);
       await fake.waitFor(() => reply.text.includes('Echo:'), 15_000);
-      expect(reply.text).toMatch(/^🎙️ \*\*audio_message\.m4a\*\*\n> Transcript of \d+\.\d\d s of audio/);
-      expect(reply.text).toMatch(/Echo: \(voice message, transcribed\) Transcript of/);
+      expect(markdownOf(reply)).toMatch(/^🎙️ \*\*audio_message\.m4a\*\*\n> Transcript of \d+\.\d\d s of audio/);
+      expect(markdownOf(reply)).toMatch(/Echo: \(voice message, transcribed\) Transcript of/);
       expect(fake.fileFetches).toEqual([expect.objectContaining({ fileId: clip.file.id, authorized: true, tokenPresented: true, status: 200 })]);
       const asr = emu.requests.find((r) => JSON.stringify(r.body).includes('input_audio'));
       expect(asr).toBeDefined();

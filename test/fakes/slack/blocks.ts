@@ -63,6 +63,69 @@ function checkTextObject(value: unknown, pointer: string, max: number, kinds: st
   }
 }
 
+function checkActionId(element: Record<string, unknown>, pointer: string, ids: Set<string>, errors: string[]): void {
+  if (element.action_id === undefined) return;
+  if (typeof element.action_id !== 'string' || element.action_id.length > 255) {
+    errors.push(`[ERROR] must be less than 256 characters [json-pointer:${pointer}/action_id]`);
+  } else if (ids.has(element.action_id)) {
+    errors.push(`[ERROR] duplicate action_id: ${element.action_id} [json-pointer:${pointer}/action_id]`);
+  } else ids.add(element.action_id);
+}
+
+function checkValue(value: unknown, pointer: string, errors: string[], required: boolean): void {
+  if (value === undefined && !required) return;
+  if (typeof value !== 'string') errors.push(`[ERROR] missing required field: value [json-pointer:${pointer}]`);
+  else if (value.length > 2000) errors.push(`[ERROR] must be less than 2001 characters [json-pointer:${pointer}/value]`);
+}
+
+/** Buttons in an actions block: plain_text labels up to 75 characters, values up to 2000, unique action_ids. */
+function checkActionElements(elements: unknown[], pointer: string, errors: string[]): void {
+  const ids = new Set<string>();
+  elements.forEach((element, i) => {
+    const at = `${pointer}/elements/${i}`;
+    if (!isRecord(element)) return void errors.push(`[ERROR] expected object [json-pointer:${at}]`);
+    checkActionId(element, at, ids, errors);
+    if (element.type !== 'button') return;
+    checkTextObject(element.text, `${at}/text`, 75, ['plain_text'], errors);
+    checkValue(element.value, at, errors, false);
+    if (element.style !== undefined && element.style !== 'primary' && element.style !== 'danger') {
+      errors.push(`[ERROR] must be one of "primary", "danger" [json-pointer:${at}/style]`);
+    }
+  });
+}
+
+/** A context_actions block: up to 5 feedback_buttons or icon_button elements. */
+function checkContextActions(block: Record<string, unknown>, pointer: string, errors: string[]): void {
+  if (!Array.isArray(block.elements)) return void errors.push(`[ERROR] missing required field: elements [json-pointer:${pointer}]`);
+  if (block.elements.length === 0) return void errors.push(`[ERROR] must provide at least 1 items [json-pointer:${pointer}/elements]`);
+  if (block.elements.length > 5) return void errors.push(`[ERROR] no more than 5 items allowed [json-pointer:${pointer}/elements]`);
+  const ids = new Set<string>();
+  block.elements.forEach((element, i) => {
+    const at = `${pointer}/elements/${i}`;
+    if (!isRecord(element)) return void errors.push(`[ERROR] expected object [json-pointer:${at}]`);
+    checkActionId(element, at, ids, errors);
+    if (element.type === 'feedback_buttons') {
+      for (const side of ['positive_button', 'negative_button'] as const) {
+        const button = element[side];
+        if (!isRecord(button)) {
+          errors.push(`[ERROR] missing required field: ${side} [json-pointer:${at}]`);
+          continue;
+        }
+        checkTextObject(button.text, `${at}/${side}/text`, 75, ['plain_text'], errors);
+        checkValue(button.value, `${at}/${side}`, errors, true);
+        if (typeof button.accessibility_label === 'string' && button.accessibility_label.length > 75) {
+          errors.push(`[ERROR] must be less than 76 characters [json-pointer:${at}/${side}/accessibility_label]`);
+        }
+      }
+    } else if (element.type === 'icon_button') {
+      checkTextObject(element.text, `${at}/text`, 75, ['plain_text'], errors);
+      if (typeof element.icon !== 'string') errors.push(`[ERROR] missing required field: icon [json-pointer:${at}]`);
+    } else {
+      errors.push(`[ERROR] must be one of "feedback_buttons", "icon_button" [json-pointer:${at}/type]`);
+    }
+  });
+}
+
 function checkBlock(block: unknown, pointer: string, errors: string[], blockIds: Set<string>): void {
   if (!isRecord(block)) {
     errors.push(`[ERROR] expected object [json-pointer:${pointer}]`);
@@ -121,6 +184,10 @@ function checkBlock(block: unknown, pointer: string, errors: string[], blockIds:
     case 'actions':
       if (!Array.isArray(block.elements)) errors.push(`[ERROR] missing required field: elements [json-pointer:${pointer}]`);
       else if (block.elements.length > 25) errors.push(`[ERROR] no more than 25 items allowed [json-pointer:${pointer}/elements]`);
+      else checkActionElements(block.elements, pointer, errors);
+      break;
+    case 'context_actions':
+      checkContextActions(block, pointer, errors);
       break;
     case 'image':
       if (typeof block.alt_text !== 'string') errors.push(`[ERROR] missing required field: alt_text [json-pointer:${pointer}]`);
@@ -143,13 +210,13 @@ function checkBlock(block: unknown, pointer: string, errors: string[], blockIds:
   }
 }
 
-/** Validates a `blocks` argument; returns the parsed array or Slack's refusal. */
-export function parseBlocks(raw: unknown): { blocks: unknown[] } | ApiFailure {
+/** Validates a `blocks` argument (a message's: 50 at most; a view's: 100); returns the parsed array or Slack's refusal. */
+export function parseBlocks(raw: unknown, maxBlocks = MAX_BLOCKS): { blocks: unknown[] } | ApiFailure {
   const parsed = jsonArg(raw);
   if (!parsed.ok || !Array.isArray(parsed.value)) return { error: 'invalid_blocks_format' };
   const blocks = parsed.value;
-  if (blocks.length > MAX_BLOCKS) {
-    return { error: 'invalid_blocks', messages: [`[ERROR] no more than ${MAX_BLOCKS} items allowed [json-pointer:/blocks]`] };
+  if (blocks.length > maxBlocks) {
+    return { error: 'invalid_blocks', messages: [`[ERROR] no more than ${maxBlocks} items allowed [json-pointer:/blocks]`] };
   }
   const errors: string[] = [];
   const blockIds = new Set<string>();

@@ -41,8 +41,8 @@ export interface AssistantThreadOptions {
   channel?: string;
   /** Root of the assistant thread; a new one is created when omitted. */
   thread_ts?: string;
-  /** The channel the user was viewing when they opened the assistant. */
-  context?: { channel_id?: string; team_id?: string; enterprise_id?: string | null };
+  /** The channel the user was viewing when they opened the assistant; `channel_id: null` when none (Slack sends no channel_id). */
+  context?: { channel_id?: string | null; team_id?: string; enterprise_id?: string | null };
 }
 
 /** Splits message text into the rich_text block the Slack client sends alongside it. */
@@ -318,7 +318,7 @@ export class EventBuilders {
     return {
       user_id: user,
       context: {
-        channel_id: context?.channel_id ?? this.#defaults.channelId,
+        ...(context?.channel_id === null ? {} : { channel_id: context?.channel_id ?? this.#defaults.channelId }),
         team_id: context?.team_id ?? this.#ws.identity.teamId,
         enterprise_id: context?.enterprise_id ?? null,
       },

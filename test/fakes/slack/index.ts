@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EventBuilders } from './event-builders.ts';
 import { HttpEvents } from './events-http.ts';
+import { Interactions } from './interactivity.ts';
 import type { DeliveryOptions, HttpDelivery, SlashCommandOptions } from './events-http.ts';
 import { FileHost } from './file-host.ts';
 import type { FileFetch, HeldTransfer, NewFile, UploadPost } from './file-host.ts';
@@ -42,6 +43,12 @@ export type { AssistantThreadOptions, BotPostOptions, FileShareOptions, MentionO
 export type { OtherBot } from './state.ts';
 export type { MessageShortcutInput } from './shortcuts.ts';
 export { slackSignature } from './signing.ts';
+
+/** The markdown a message shows: its markdown block's (posted with blocks, `text` is only the fallback), else its text. */
+export function markdownOf(message: StoredMessage): string {
+  const block = (message.blocks as Json[] | undefined)?.find((b) => b.type === 'markdown');
+  return typeof block?.text === 'string' ? block.text : message.text;
+}
 
 export const DEFAULT_SCOPES = [
   'app_mentions:read',
@@ -104,6 +111,8 @@ export class FakeSlack {
   readonly events: EventBuilders;
   /** Socket Mode: deliveries, acks, disconnects and drops. */
   readonly socket: SocketModeServer;
+  /** Button presses (block_actions) and the Home tab opened (app_home_opened). */
+  readonly interactions: Interactions;
   readonly #server: ReturnType<typeof createServer>;
   readonly #webApi: WebApi;
   readonly #files: FileHost;
@@ -149,6 +158,12 @@ export class FakeSlack {
     this.#responseUrls = new ResponseUrls(this.workspace, this.baseUrl);
     const defaults = { userId: this.userId, channelId: this.channelId, dmChannelId: this.dmChannelId };
     this.events = new EventBuilders(this.workspace, defaults);
+    this.interactions = new Interactions({
+      ws: this.workspace,
+      verificationToken: this.verificationToken,
+      responseUrls: this.#responseUrls,
+      defaults,
+    });
     this.#http = new HttpEvents({
       ws: this.workspace,
       signingSecret: this.signingSecret,

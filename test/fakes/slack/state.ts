@@ -135,6 +135,14 @@ export class Workspace {
   readonly bots = new Map<string, OtherBot>();
   readonly deletedMessages: StoredMessage[] = [];
   readonly assistantThreads = new Map<string, AssistantThreadState>();
+  /** Trigger ids handed out with interactions, for views.open. */
+  readonly triggers = new Map<string, { issuedAt: number; used: boolean }>();
+  /** The Home tab view published to each user (views.publish), as Slack stores it. */
+  readonly homeViews = new Map<string, Json>();
+  /** Modals opened (views.open), in order. */
+  readonly openedViews: Json[] = [];
+  /** Ephemeral messages (chat.postEphemeral): seen by one user, never stored in the conversation. */
+  readonly ephemeral: Array<{ channel: string; user: string; text: string; thread_ts?: string; blocks?: unknown[]; at: number }> = [];
   readonly #messages = new Map<string, Map<string, StoredMessage>>();
   /** Channels whose members were set; any other has every person of the workspace (and the bot when is_member). */
   readonly #members = new Map<string, string[]>();

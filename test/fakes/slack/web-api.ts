@@ -13,6 +13,7 @@ import { ephemeralMethods } from './methods-ephemeral.ts';
 import { permalinkMethods } from './methods-permalink.ts';
 import { fileMethods } from './methods-files.ts';
 import { streamMethods } from './methods-stream.ts';
+import { viewMethods } from './methods-views.ts';
 import { workspaceMethods } from './methods-workspace.ts';
 import type { Json } from './state.ts';
 
@@ -24,6 +25,7 @@ export const METHODS: Record<string, MethodSpec> = {
   ...conversationMethods,
   ...permalinkMethods,
   ...fileMethods,
+  ...viewMethods,
 };
 
 export interface ApiCall {
