@@ -1,0 +1,141 @@
+import type { ChatInput } from '../capabilities/chat.ts';
+import type { Config } from '../config/config.ts';
+import type { EngineTask } from '../conversation/engine.ts';
+import type { ChatFunction } from '../conversation/reply-loop.ts';
+import { estimateTextTokens, MESSAGE_OVERHEAD_TOKENS } from '../conversation/token-estimate.ts';
+import type { ReplyEvent, ReplyUsage } from '../conversation/types.ts';
+import { addUsage } from '../conversation/usage-meter.ts';
+import { SummaryMarkers } from './summarize-markers.ts';
+import { planParts } from './summarize-parts.ts';
+import { combineSystemPrompt, messageLine, messageTimeFormat, partSystemPrompt, summarySystemPrompt } from './summarize-prompt.ts';
+import type { HistoryRange, WorkspaceHistory } from './workspace-history.ts';
+
+/** Longest summary the asker is shown, and longest summary of one part of a long range. */
+const SUMMARY_MAX_TOKENS = 800;
+const PART_MAX_TOKENS = 600;
+/** Requests one summary may make for its parts, besides the one combining them. */
+const MAX_PARTS = 8;
+/** Smallest prompt budget a part gets, however small the configured context. */
+const MIN_PART_TOKENS = 256;
+
+export interface SummaryRequest {
+  history: WorkspaceHistory;
+  range: HistoryRange;
+  /** The range as the asker reads it: `#launch since 09:00`, `this thread`. */
+  place: string;
+}
+
+export interface SummaryDeps {
+  chat: ChatFunction;
+  /** The context budget of one request (CONTEXT_TOKENS). */
+  contextTokens: number;
+  timezone: string;
+  model?: string;
+  signal: AbortSignal;
+  emit: (event: ReplyEvent) => void;
+  /** Added to as each service response reports its usage. */
+  usage: ReplyUsage;
+}
+
+/**
+ * Reads a range of messages and summarizes it for the asker: its points cite the messages as numbered sources. A range too long for
+ * one request is summarized in parts (at most MAX_PARTS, the newest kept) whose summaries are then combined, their
+ * message numbers carried through; what was left out, here or by the reader, is said in a closing notice.
+ */
+export async function summarize(request: SummaryRequest, deps: SummaryDeps): Promise<void> {
+  const { place } = request;
+  deps.emit({ type: 'status', phase: 'reading', text: `reading ${place}…` });
+  const read = await request.history.read(request.range, deps.signal);
+  const { messages } = read;
+  const time = messageTimeFormat(deps.timezone);
+  const notices: string[] = read.cutShort ? [read.cutShort] : [];
+  if (messages.length === 0) {
+    deps.emit({ type: 'text', delta: `There are no messages to summarize in ${place}.` });
+  } else {
+    const lines = messages.map((message, i) => messageLine(message, i + 1, time));
+    const system = summarySystemPrompt(place);
+    const markers = new SummaryMarkers(messages);
+    const whole = lines.reduce((sum, line) => sum + estimateTextTokens(line) + 1, 0);
+    if (whole <= promptBudget(deps.contextTokens, system, SUMMARY_MAX_TOKENS)) {
+      deps.emit({ type: 'status', phase: 'thinking', text: `summarizing ${count(messages.length, 'message')}…` });
+      await streamSummary(deps, markers, { system, messages: [{ role: 'user', content: lines.join('\n') }], maxTokens: SUMMARY_MAX_TOKENS });
+    } else {
+      const combine = combineSystemPrompt(place);
+      const maxParts = Math.max(2, Math.min(MAX_PARTS, Math.floor(promptBudget(deps.contextTokens, combine, SUMMARY_MAX_TOKENS) / PART_MAX_TOKENS)));
+      const partBudget = Math.max(MIN_PART_TOKENS, promptBudget(deps.contextTokens, partSystemPrompt(place, maxParts, maxParts), PART_MAX_TOKENS));
+      const plan = planParts(lines, partBudget, maxParts);
+      const summaries: string[] = [];
+      for (const [i, part] of plan.parts.entries()) {
+        deps.emit({ type: 'status', phase: 'thinking', text: `summarizing part ${i + 1} of ${plan.parts.length}…` });
+        const text = await collectPart(deps, {
+          system: partSystemPrompt(place, i + 1, plan.parts.length),
+          messages: [{ role: 'user', content: part.lines.join('\n') }],
+          maxTokens: PART_MAX_TOKENS,
+        });
+        summaries.push(`Part ${i + 1} (${time.format(messages[part.first]!.sentAt)} – ${time.format(messages[part.last]!.sentAt)}):\n${text.trim()}`);
+      }
+      deps.emit({ type: 'status', phase: 'thinking', text: 'combining the parts…' });
+      await streamSummary(deps, markers, {
+        system: combine,
+        messages: [{ role: 'user', content: summaries.join('\n\n') }],
+        maxTokens: SUMMARY_MAX_TOKENS,
+      });
+      if (plan.leftOut > 0) {
+        const firstKept = messages[plan.leftOut]!;
+        notices.push(
+          `Too long to summarize whole: the oldest ${count(plan.leftOut, 'message')}, before ${time.format(firstKept.sentAt)}, were left out.`,
+        );
+      }
+    }
+  }
+  for (const text of notices) deps.emit({ type: 'notice', code: 'summary_incomplete', text });
+}
+
+/** The summary as the engine's work (`engine.runTask`): admitted by the asker's quotas, in the model chosen there. */
+export function summaryTask(request: SummaryRequest, config: Pick<Config, 'conversation' | 'timezone'>): EngineTask {
+  return ({ settings, ...run }) =>
+    summarize(request, { ...run, model: settings.model, contextTokens: config.conversation.contextTokens, timezone: config.timezone });
+}
+
+/** Tokens left for a request's messages once its system prompt and its answer are counted. */
+function promptBudget(contextTokens: number, system: string, answerTokens: number): number {
+  return contextTokens - estimateTextTokens(system) - answerTokens - 2 * MESSAGE_OVERHEAD_TOKENS;
+}
+
+function request(deps: SummaryDeps, input: Pick<ChatInput, 'system' | 'messages' | 'maxTokens'>): ChatInput {
+  return { ...input, thinking: false, webSearch: 'off', signal: deps.signal, ...(deps.model && { model: deps.model }) };
+}
+
+/** Streams the summary the asker sees, its markers turned into the reply's sources as they come. */
+async function streamSummary(deps: SummaryDeps, markers: SummaryMarkers, input: Pick<ChatInput, 'system' | 'messages' | 'maxTokens'>): Promise<void> {
+  let cited = 0;
+  const send = (text: string) => {
+    const citations = markers.citations;
+    if (citations.length > cited) {
+      cited = citations.length;
+      deps.emit({ type: 'citations', citations });
+    }
+    if (text) deps.emit({ type: 'text', delta: text });
+  };
+  for await (const delta of deps.chat(request(deps, input))) {
+    if (delta.type === 'content') send(markers.push(delta.text));
+    else if (delta.type === 'usage') addUsage(deps.usage, delta.usage);
+  }
+  send(markers.flush());
+}
+
+/** A part's summary, read whole; a service that ignores the answer's token cap is not read past a bound. */
+async function collectPart(deps: SummaryDeps, input: Pick<ChatInput, 'system' | 'messages' | 'maxTokens'>): Promise<string> {
+  const maxChars = PART_MAX_TOKENS * 8;
+  let text = '';
+  for await (const delta of deps.chat(request(deps, input))) {
+    if (delta.type === 'content') text += delta.text;
+    else if (delta.type === 'usage') addUsage(deps.usage, delta.usage);
+    if (text.length > maxChars) return text.slice(0, maxChars);
+  }
+  return text;
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
