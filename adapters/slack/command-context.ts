@@ -7,6 +7,7 @@ import type { RespondFn } from '@slack/bolt';
 import type { CommandContext, OptionValue, OutgoingFile } from '../../commands/command.ts';
 import type { ReplyStream } from '../../src/conversation/types.ts';
 import { defuseMentions } from './defuse-mentions.ts';
+import { sendEphemeralReply } from './ephemeral-reply.ts';
 import { toMrkdwn } from './mrkdwn.ts';
 import type { ReplyTarget } from './reply-part.ts';
 import type { SlackRuntime } from './runtime.ts';
@@ -61,7 +62,8 @@ export function slackCommandContext(rt: SlackRuntime, input: CommandContextInput
         c.chat.postMessage({ channel: target.channel, ...(target.threadTs && { thread_ts: target.threadTs }), markdown_text: defuseMentions(text) }),
       );
     },
-    replyStream: async (stream: ReplyStream) => {
+    replyStream: async (stream: ReplyStream, options?: { ephemeral?: boolean }) => {
+      if (options?.ephemeral) return sendEphemeralReply(rt, stream, { channel: target.channel, userId: invocation.userId });
       await sendReply(rt, stream, { target, wantsReasoning: input.options.get('reasoning') === true });
     },
     upload: async (file: OutgoingFile, text?: string) => {

@@ -8,21 +8,28 @@ import { addUsage } from '../conversation/usage-meter.ts';
 import { SummaryMarkers } from './summarize-markers.ts';
 import { planParts } from './summarize-parts.ts';
 import { combineSystemPrompt, messageLine, messageTimeFormat, partSystemPrompt, summarySystemPrompt } from './summarize-prompt.ts';
-import type { HistoryRange, WorkspaceHistory } from './workspace-history.ts';
+import type { HistoryRange, WorkspaceHistory, WorkspaceMessage } from './workspace-history.ts';
 
 /** Longest summary the asker is shown, and longest summary of one part of a long range. */
 const SUMMARY_MAX_TOKENS = 800;
 const PART_MAX_TOKENS = 600;
 /** Requests one summary may make for its parts, besides the one combining them. */
 const MAX_PARTS = 8;
+/** Most messages one summary reads. */
+export const MAX_SUMMARY_MESSAGES = 1000;
+/** Messages summarized "since you last wrote" when the asker wrote none of those read. */
+export const UNREAD_DEFAULT_COUNT = 100;
 /** Smallest prompt budget a part gets, however small the configured context. */
 const MIN_PART_TOKENS = 256;
 
 export interface SummaryRequest {
   history: WorkspaceHistory;
   range: HistoryRange;
-  /** The range as the asker reads it: `#launch since 09:00`, `this thread`. */
-  place: string;
+  /**
+   * Only the messages after this user's last one in the range; when they wrote none there, the newest
+   * UNREAD_DEFAULT_COUNT. For "catch me up since I last wrote".
+   */
+  sinceLastBy?: string;
 }
 
 export interface SummaryDeps {
@@ -43,14 +50,14 @@ export interface SummaryDeps {
  * message numbers carried through; what was left out, here or by the reader, is said in a closing notice.
  */
 export async function summarize(request: SummaryRequest, deps: SummaryDeps): Promise<void> {
-  const { place } = request;
-  deps.emit({ type: 'status', phase: 'reading', text: `reading ${place}…` });
+  deps.emit({ type: 'status', phase: 'reading', text: 'reading the messages…' });
   const read = await request.history.read(request.range, deps.signal);
-  const { messages } = read;
+  const messages = request.sinceLastBy === undefined ? read.messages : unreadBy(read.messages, request.sinceLastBy);
+  const place = placeOf(request.range, messages);
   const time = messageTimeFormat(deps.timezone);
   const notices: string[] = read.cutShort ? [read.cutShort] : [];
   if (messages.length === 0) {
-    deps.emit({ type: 'text', delta: `There are no messages to summarize in ${place}.` });
+    deps.emit({ type: 'text', delta: 'There are no messages to summarize there.' });
   } else {
     const lines = messages.map((message, i) => messageLine(message, i + 1, time));
     const system = summarySystemPrompt(place);
@@ -89,6 +96,17 @@ export async function summarize(request: SummaryRequest, deps: SummaryDeps): Pro
     }
   }
   for (const text of notices) deps.emit({ type: 'notice', code: 'summary_incomplete', text });
+}
+
+function unreadBy(messages: readonly WorkspaceMessage[], userId: string): readonly WorkspaceMessage[] {
+  const last = messages.findLastIndex((m) => m.authorId === userId);
+  return last === -1 ? messages.slice(-UNREAD_DEFAULT_COUNT) : messages.slice(last + 1);
+}
+
+/** Where the messages are, as the asker knows it: `#launch`, or `a thread in #launch`. */
+function placeOf(range: HistoryRange, messages: readonly WorkspaceMessage[]): string {
+  const channel = messages[0] ? `#${messages[0].channelName}` : 'the channel';
+  return range.threadId === undefined ? channel : `a thread in ${channel}`;
 }
 
 /** The summary as the engine's work (`engine.runTask`): admitted by the asker's quotas, in the model chosen there. */

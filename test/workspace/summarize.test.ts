@@ -34,8 +34,10 @@ function setup(script: ScriptedAnswer[] | ((input: ChatInput, n: number) => Scri
   const config = testConfig(env);
   const fake = fakeChat(script);
   const engine = new ConversationEngine({ config, logger: silentLogger, store, chat: fake.chat });
-  const run = (history: MemoryHistory, range: Partial<HistoryRange> = {}) =>
-    collectReply(engine.runTask(asker, summaryTask({ history, range: { channelId: 'C1', limit: 1000, ...range }, place: '#launch' }, config)));
+  const run = (history: MemoryHistory, range: Partial<HistoryRange> = {}, sinceLastBy?: string) =>
+    collectReply(
+      engine.runTask(asker, summaryTask({ history, range: { channelId: 'C1', limit: 1000, ...range }, ...(sinceLastBy && { sinceLastBy }) }, config)),
+    );
   return { engine, requests: fake.requests, run, config };
 }
 
@@ -83,9 +85,20 @@ describe('summarize', () => {
     const since = history.messages.at(-1)!.sentAt + 1;
     const reply = await run(history, { since, limit: 50 });
     expect(history.reads).toEqual([{ channelId: 'C1', since, limit: 50 }]);
-    expect(reply.text).toBe('There are no messages to summarize in #launch.');
+    expect(reply.text).toBe('There are no messages to summarize there.');
     expect(requests).toHaveLength(0);
     expect(reply.usage.serviceCalls).toBe(0);
+  });
+
+  it('catches the asker up since they last wrote, or on the newest messages when they wrote none', async () => {
+    const history = new MemoryHistory(channelMessages(150, (i) => `message ${i}`));
+    Object.assign(history.messages[146]!, { authorId: 'U-dave', author: 'dave' });
+    const { run, requests } = setup(() => ({ text: 'ok' }));
+    await run(history, {}, 'U-dave');
+    expect(prompt(requests[0]!)).toMatch(/^\[1\] [a-z]+ \(.+\): message 148\n\[2\] .*message 149\n\[3\] .*message 150$/);
+    await run(history, {}, 'U-erin');
+    expect(numbersIn(requests[1]!)).toHaveLength(100);
+    expect(prompt(requests[1]!)).toMatch(/^\[1\] .*: message 51\n/);
   });
 
   it('is refused by the asker’s rate limit like a question, before any request', async () => {
