@@ -7,7 +7,7 @@ import { DOWNLOAD_LIMITS, DownloadError, downloadFile, downloadFiles, type FileR
 export const MAX_DOWNLOAD_BYTES = DOWNLOAD_LIMITS.fileBytes;
 
 /** An attachment as a download from Discord's CDN, which needs no credentials; Discord's size is checked first. */
-function cdnRequest(attachment: Pick<Attachment, 'name' | 'url' | 'size'>): FileRequest {
+export function cdnRequest(attachment: Pick<Attachment, 'name' | 'url' | 'size'>): FileRequest {
   return {
     name: attachment.name,
     size: attachment.size,

@@ -4,7 +4,7 @@ import type { Core } from '../../src/core.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import type { Question } from '../../src/platform/platform.ts';
 import type { QuestionFlow } from '../../src/platform/question-flow.ts';
-import type { RecentMessage } from '../../src/tools/types.ts';
+import type { HistoryCache } from '../../src/workspace/history-cache.ts';
 import { directMessageAccess, isAllowed } from './access-policy.ts';
 import { collectMedia, MAX_DOWNLOAD_BYTES } from './attachments.ts';
 import { ChannelAnswer } from './channel-answer.ts';
@@ -14,6 +14,7 @@ import type { RouteRateLimits } from './route-rate-limits.ts';
 import type { ReplyChains } from './reply-chains.ts';
 import { filesToRead, repliedMessage } from './replied-message.ts';
 import { visibleContent, type VisibleContent } from './visible-content.ts';
+import { DiscordWorkspace } from './workspace-history.ts';
 import type { VoiceNotePolicy } from './voice-note-policy.ts';
 
 export interface MessageHandlerDeps {
@@ -23,6 +24,7 @@ export interface MessageHandlerDeps {
   chains: ReplyChains;
   voiceNotes: VoiceNotePolicy;
   flow: QuestionFlow;
+  history: HistoryCache;
 }
 
 function roleIdsOf(message: Message): string[] {
@@ -32,18 +34,6 @@ function roleIdsOf(message: Message): string[] {
 function channelIdsOf(message: Message): string[] {
   const channel = message.channel;
   return channel.isThread() && channel.parentId ? [channel.id, channel.parentId] : [channel.id];
-}
-
-function recentMessages(channel: SendableChannels, before: string): (limit: number) => Promise<RecentMessage[]> {
-  return async (limit) => {
-    const fetched = await channel.messages.fetch({ limit: Math.min(Math.max(1, limit), 100), before });
-    return [...fetched.values()].reverse().map((m) => ({
-      author: m.member?.displayName ?? m.author.displayName,
-      text: m.content,
-      at: m.createdAt.toISOString(),
-      isBot: m.author.bot,
-    }));
-  };
 }
 
 /** Turns Discord messages meant for Herald, and edits of them, into the core's questions. */
@@ -96,7 +86,7 @@ export class MessageHandler {
       text: content.content,
       sentAt: message.createdTimestamp,
       read: async (signal) => this.#incoming(message, content, await conversationOf(), trigger, botId, signal),
-      recentMessages: recentMessages(channel, message.id),
+      workspace: this.#workspace(message),
       openAnswer: (events) =>
         new ChannelAnswer({
           channel,
@@ -110,6 +100,23 @@ export class MessageHandler {
           events,
         }),
     };
+  }
+
+  #workspace(message: Message): DiscordWorkspace {
+    const { core, history } = this.#deps;
+    const channel = message.channel;
+    const place = channel.isThread()
+      ? { channelId: channel.parentId ?? channel.id, threadId: channel.id, isDirectMessage: false }
+      : { channelId: channel.id, isDirectMessage: !message.inGuild() };
+    return new DiscordWorkspace({
+      client: message.client,
+      askerId: message.author.id,
+      place,
+      access: core.config.discord?.access,
+      ...(message.guildId && { guildId: message.guildId }),
+      cache: history,
+      maxPages: core.config.workspace.historyPages,
+    });
   }
 
   async #incoming(

@@ -13,6 +13,7 @@ import { RouteRateLimits } from './route-rate-limits.ts';
 import { ReplyChains } from './reply-chains.ts';
 import { VoiceNotePolicy } from './voice-note-policy.ts';
 import { createDiscordVoice, type DiscordVoiceOptions } from './voice/discord-voice.ts';
+import { HistoryCache } from '../../src/workspace/history-cache.ts';
 
 export interface StartDiscordOptions {
   core: Core;
@@ -44,18 +45,21 @@ export async function startDiscord({ core, logger, hooks = {}, voice: voiceOptio
   const voiceNotes = new VoiceNotePolicy(core.store);
   const chains = new ReplyChains(core.store, core.config.conversation.historyTtlSeconds * 1000);
   const flow = new QuestionFlow({ platform: 'discord', core, logger: log, hooks });
+  const history = new HistoryCache({ ttlMs: core.config.workspace.cacheTtlSeconds * 1000 });
   client.on(Events.Raw, (packet: RawPacket) => {
     const deleted = deletedMessageIds(packet);
     if (deleted.length === 0) return;
+    for (const id of deleted) history.forget(id);
     flow.deleted(deleted).catch((error: unknown) => log.error({ err: error }, 'handling a deletion failed'));
   });
-  const messages = new MessageHandler({ core, logger: log, rateLimits, chains, voiceNotes, flow });
+  const messages = new MessageHandler({ core, logger: log, rateLimits, chains, voiceNotes, flow, history });
   const voice = createDiscordVoice(client, { capabilities: core.capabilities, store: core.store, logger: log }, voiceOptions);
   const commands = new CommandHandler({ core, logger: log, rateLimits, voiceNotes, hooks, voice });
   client.on(Events.MessageCreate, (message) => {
     messages.handle(message).catch((error: unknown) => log.error({ err: error }, 'handling a message failed'));
   });
   client.on(Events.MessageUpdate, (_old, updated) => {
+    history.forget(updated.id);
     messages.handleEdit(updated).catch((error: unknown) => log.error({ err: error }, 'handling an edited message failed'));
   });
   client.on(Events.InteractionCreate, (interaction) => {

@@ -24,10 +24,13 @@ export function registerMessageListeners(app: App, rt: SlackRuntime): void {
     const deleted = deletedTs(message as DeletionEvent);
     if (deleted !== undefined) {
       const { channel } = message as DeletionEvent;
+      rt.history.cache.forget(deleted);
       if (channel !== undefined) rt.run('deletion', () => rt.flow.deleted([messageKey(channel, deleted)]));
       return;
     }
-    const edit = editOf(message as SlackMessageChangedEvent, botUserId);
+    const changed = message as SlackMessageChangedEvent;
+    if (changed.subtype === 'message_changed' && changed.message?.ts) rt.history.cache.forget(changed.message.ts);
+    const edit = editOf(changed, botUserId);
     if (edit) {
       answerEditIfAddressed(rt, edit);
       return;

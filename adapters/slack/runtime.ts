@@ -6,6 +6,7 @@ import type { SlackApi } from './slack-api.ts';
 import type { StreamingSwitch } from './stream-part.ts';
 import type { ThreadMemory } from './thread-memory.ts';
 import type { UserDirectory } from './user-directory.ts';
+import type { SlackHistory } from './workspace-history.ts';
 
 /** Who Herald is in the workspace its token belongs to (auth.test). */
 export interface SlackIdentity {
@@ -21,6 +22,8 @@ export interface SlackRuntime {
   logger: Logger;
   api: SlackApi;
   users: UserDirectory;
+  /** Channel history for the workspace features, with its short cache. */
+  history: SlackHistory;
   threads: ThreadMemory;
   streaming: StreamingSwitch;
   /** The core's questions: asked, edited, deleted. */

@@ -7,7 +7,6 @@ import type { Question } from '../../src/platform/platform.ts';
 import { readMessageFiles } from './incoming-files.ts';
 import { messageKey, tsMs } from './message-key.ts';
 import { toIncomingMessage } from './normalize.ts';
-import { readRecentMessages } from './recent-messages.ts';
 import type { SlackRuntime } from './runtime.ts';
 import { SlackAnswer } from './slack-answer.ts';
 import type { SlackMessageEvent } from './slack-event.ts';
@@ -29,7 +28,13 @@ export function slackQuestion(rt: SlackRuntime, event: SlackMessageEvent, option
     text: event.text ?? '',
     sentAt: tsMs(event.ts),
     read: (signal) => readQuestion(rt, event, threadTs, signal),
-    recentMessages: (limit) => readRecentMessages(rt.api, rt.users, { channel: event.channel, ...(threadTs && { threadTs }) }, limit),
+    ...(event.user && {
+      workspace: rt.history.forQuestion(event.user, {
+        channel: event.channel,
+        isDirectMessage: event.channel_type === 'im',
+        ...(event.thread_ts && { threadTs: event.thread_ts }),
+      }),
+    }),
     openAnswer: (events) =>
       new SlackAnswer(
         rt,

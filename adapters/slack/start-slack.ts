@@ -19,6 +19,8 @@ import { boltLogger, SlackApi } from './slack-api.ts';
 import { StreamingSwitch } from './stream-part.ts';
 import { ThreadMemory } from './thread-memory.ts';
 import { UserDirectory } from './user-directory.ts';
+import { HistoryCache } from '../../src/workspace/history-cache.ts';
+import { SlackHistory } from './workspace-history.ts';
 
 /** Settings for tests and benchmarks; production runs on the defaults. */
 export interface SlackTuning {
@@ -72,11 +74,14 @@ export async function startSlack(options: StartSlackOptions): Promise<RunningSla
     ...(auth.user && { botName: auth.user }),
   };
   const work = new WorkTracker(logger, hooks.shutdown?.track.bind(hooks.shutdown), hooks.shutdown?.deadlineSignal);
+  const users = new UserDirectory(api);
+  const cache = new HistoryCache({ ttlMs: core.config.workspace.cacheTtlSeconds * 1000 });
   const rt: SlackRuntime = {
     core,
     logger,
     api,
-    users: new UserDirectory(api),
+    users,
+    history: new SlackHistory({ api, users, cache, maxPages: core.config.workspace.historyPages, logger }),
     threads: new ThreadMemory(core.store, core.config.conversation.historyTtlSeconds * 1000),
     streaming: new StreamingSwitch(),
     flow: new QuestionFlow({ platform: 'slack', core, logger, hooks }),

@@ -93,6 +93,8 @@ const schema = z.object({
   CONTEXT_TOKENS: positiveInt.default(defaults.conversation.contextTokens),
   MAX_TOOL_ROUNDS: positiveInt.max(16).default(defaults.conversation.maxToolRounds),
   TOOLS_MODULE: z.string().min(1).optional(),
+  WORKSPACE_HISTORY_PAGES: positiveInt.max(50).default(defaults.workspace.historyPages),
+  WORKSPACE_CACHE_SECONDS: positiveInt.max(3600).default(defaults.workspace.cacheTtlSeconds),
   QUOTA_USER_PER_MINUTE: positiveInt.default(defaults.quotas.userRequestsPerMinute),
   QUOTA_GUILD_PER_MINUTE: positiveInt.default(defaults.quotas.guildRequestsPerMinute),
   QUOTA_USER_DAILY_TOKENS: positiveInt.default(defaults.quotas.userDailyTokens),
@@ -152,6 +154,8 @@ export interface Config {
     ffmpeg: { path?: string; searchPath: string };
   };
   conversation: { historyTtlSeconds: number; contextTokens: number; maxToolRounds: number; toolsModule?: string };
+  /** Reading a channel's history: pages of it one question may fetch, and how long a read is reused. */
+  workspace: { historyPages: number; cacheTtlSeconds: number };
   quotas: {
     userRequestsPerMinute: number;
     guildRequestsPerMinute: number;
@@ -256,6 +260,7 @@ export function loadConfig(env: Env, options: LoadOptions = {}): Config {
       maxToolRounds: e.MAX_TOOL_ROUNDS,
       toolsModule: e.TOOLS_MODULE,
     },
+    workspace: { historyPages: e.WORKSPACE_HISTORY_PAGES, cacheTtlSeconds: e.WORKSPACE_CACHE_SECONDS },
     quotas: {
       userRequestsPerMinute: e.QUOTA_USER_PER_MINUTE,
       guildRequestsPerMinute: e.QUOTA_GUILD_PER_MINUTE,

@@ -35,6 +35,10 @@ export const defaults = {
     contextTokens: 32_000,
     maxToolRounds: 4,
   },
+  workspace: {
+    historyPages: 10,
+    cacheTtlSeconds: 60,
+  },
   quotas: {
     userRequestsPerMinute: 10,
     guildRequestsPerMinute: 60,

@@ -49,7 +49,7 @@ async function askModel(
     channelId: message.channelId,
     userId: message.author.id,
     userName: message.author.displayName,
-    ...(options.recentMessages && { recentMessages: options.recentMessages }),
+    ...(options.workspace && { workspace: options.workspace }),
     logger: deps.logger,
   };
   // The vision model answers images without function tools. With API_FORMAT=messages, function tools ride only on

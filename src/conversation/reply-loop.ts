@@ -1,9 +1,9 @@
 import type { ChatInput } from '../capabilities/chat.ts';
 import type { WebSearchMode } from '../config/config.ts';
 import { ContextTooLargeError } from '../errors.ts';
-import { MarkerRewriter } from '../service/citations.ts';
+import { MarkerRewriter, remapCitationMarkers } from '../service/citations.ts';
 import type { ChatMessage, ChatStream, FunctionTool, ToolCall } from '../service/types.ts';
-import type { ToolRegistry } from '../tools/registry.ts';
+import type { ToolExecution, ToolRegistry } from '../tools/registry.ts';
 import type { ToolContext } from '../tools/types.ts';
 import { fitContext, type Exchange } from './context-budget.ts';
 import { ReplyCitations } from './reply-citations.ts';
@@ -107,7 +107,7 @@ export async function runReplyLoop(input: ReplyLoopInput): Promise<ReplyLoopResu
     const results = await Promise.all(response.calls.map((call) => input.registry.execute(call, { ...input.toolContext, signal })));
     for (const result of results) {
       for (const file of result.attachments) emit({ type: 'attachment', ...file });
-      const message: ChatMessage = { role: 'tool', tool_call_id: result.callId, content: result.content };
+      const message: ChatMessage = { role: 'tool', tool_call_id: result.callId, content: withReplySources(result, sources, emit) };
       current.push(message);
       currentTokens += estimateMessageTokens(message, input.imageTokens);
     }
@@ -163,6 +163,14 @@ async function streamRound(input: ReplyLoopInput, sources: ReplyCitations, reque
     emit({ type: 'text', delta: rest });
   }
   return { content, reasoning, calls };
+}
+
+/** A tool's sources join the reply's list; its markers are renumbered to that list before the model reads them. */
+function withReplySources(result: ToolExecution, sources: ReplyCitations, emit: (event: ReplyEvent) => void): string {
+  if (result.citations.length === 0) return result.content;
+  const remap = sources.add(result.citations);
+  emit({ type: 'citations', citations: sources.list });
+  return remap ? remapCitationMarkers(result.content, remap) : result.content;
 }
 
 function toolLimitNote(rounds: number): string {

@@ -1,7 +1,7 @@
 import type { WebSearchMode } from '../config/config.ts';
 import type { ErrorKind } from '../errors.ts';
 import type { Citation, Usage } from '../service/types.ts';
-import type { RecentMessage } from '../tools/types.ts';
+import type { WorkspaceHistory } from '../workspace/workspace-history.ts';
 
 export interface MessageAuthor {
   id: string;
@@ -139,8 +139,8 @@ export interface HandleOptions {
   /** Cancels the reply (service request, tools, waiting for the lock). */
   signal?: AbortSignal;
   overrides?: RequestOverrides;
-  /** Reads the latest messages of the message's channel/thread, for the `recent_messages` tool. */
-  recentMessages?: (limit: number) => Promise<RecentMessage[]>;
+  /** The history of the channels the asker and Herald can read, for the workspace search tool. */
+  workspace?: WorkspaceHistory;
   /** This message is an edit answered again (the stream then starts with a `replacement` event). */
   replaces?: Replacement;
   /**

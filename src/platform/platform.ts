@@ -5,7 +5,7 @@
  * questions and the reply registry live in the core, once.
  */
 import type { IncomingMessage, ReplyStream } from '../conversation/types.ts';
-import type { RecentMessage } from '../tools/types.ts';
+import type { WorkspaceHistory } from '../workspace/workspace-history.ts';
 
 /** A platform message addressed to Herald, as the core's question flow sees it. */
 export interface Question {
@@ -17,8 +17,8 @@ export interface Question {
   readonly sentAt: number;
   /** The message as the engine reads it, with its files; a HeraldError is told to the asker. */
   read(signal: AbortSignal): Promise<IncomingMessage>;
-  /** The latest messages where it was asked, for the `recent_messages` tool. */
-  recentMessages?(limit: number): Promise<RecentMessage[]>;
+  /** The history of the channels this asker and Herald can read, for the workspace search tool. */
+  readonly workspace?: WorkspaceHistory;
   /** Starts an answer where the question was asked (typing or status shows until the first text). */
   openAnswer(events: AnswerEvents): AnswerWriter;
 }

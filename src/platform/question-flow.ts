@@ -211,7 +211,7 @@ export class QuestionFlow {
   #handleOptions(question: Question, aborts: AnswerAborts): HandleOptions {
     return {
       signal: aborts.signal,
-      ...(question.recentMessages && { recentMessages: question.recentMessages.bind(question) }),
+      ...(question.workspace && { workspace: question.workspace }),
       onSuperseded: () => aborts.withdraw.abort(),
     };
   }

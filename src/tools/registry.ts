@@ -1,4 +1,4 @@
-import type { FunctionTool, ToolCall } from '../service/types.ts';
+import type { Citation, FunctionTool, ToolCall } from '../service/types.ts';
 import type { ToolAttachment, ToolContext, ToolDefinition } from './types.ts';
 import { validateArgs } from './validate-args.ts';
 
@@ -14,6 +14,8 @@ export interface ToolExecution {
   content: string;
   ok: boolean;
   attachments: ToolAttachment[];
+  /** Sources the content's `[n]` markers number. */
+  citations: Citation[];
   ms: number;
 }
 
@@ -55,12 +57,13 @@ export class ToolRegistry {
    */
   async execute(call: ToolCall, context: ToolContext): Promise<ToolExecution> {
     const started = performance.now();
-    const done = (content: string, ok: boolean, attachments: ToolAttachment[] = []): ToolExecution => ({
+    const done = (content: string, ok: boolean, attachments: ToolAttachment[] = [], citations: Citation[] = []): ToolExecution => ({
       callId: call.id,
       name: call.function.name,
       content: truncate(content),
       ok,
       attachments,
+      citations,
       ms: performance.now() - started,
     });
     const tool = this.#tools.get(call.function.name);
@@ -84,6 +87,7 @@ export class ToolRegistry {
     try {
       const output = await raceAbort(Promise.resolve(tool.handler(args as Record<string, unknown>, { ...context, signal })), signal);
       if (typeof output === 'string') return done(output, true);
+      if ('text' in output) return done(output.text, true, [], output.citations);
       return done(JSON.stringify(output.result) ?? 'null', true, output.attachments ?? []);
     } catch (error) {
       if (timeout.aborted) return done(`Error: the tool did not finish within ${Math.round(this.#timeoutMs / 1000)} s.`, false);

@@ -1,14 +1,6 @@
 import type { Logger } from '../log/logger.ts';
-import type { JsonSchemaObject } from '../service/types.ts';
-
-/** A message of the current channel, as the adapter reports it to the `recent_messages` tool. */
-export interface RecentMessage {
-  author: string;
-  text: string;
-  /** ISO 8601 time the message was sent. */
-  at?: string;
-  isBot?: boolean;
-}
+import type { Citation, JsonSchemaObject } from '../service/types.ts';
+import type { WorkspaceHistory } from '../workspace/workspace-history.ts';
 
 /** What a tool handler may use; the platform-specific parts come from the adapter per request. */
 export interface ToolContext {
@@ -22,8 +14,8 @@ export interface ToolContext {
   channelId: string;
   userId: string;
   userName: string;
-  /** Latest messages of the current channel or thread, newest last; absent when the adapter cannot read them. */
-  recentMessages?: (limit: number) => Promise<RecentMessage[]>;
+  /** The history of the channels the asker and Herald can read; absent where the adapter offers none. */
+  workspace?: WorkspaceHistory;
   logger: Logger;
 }
 
@@ -35,9 +27,10 @@ export interface ToolAttachment {
 
 /**
  * What a handler returns: a string goes to the model as is; `{ result }` is sent as JSON; attachments
- * are passed to the user with the reply (the model only sees their names).
+ * are passed to the user with the reply (the model only sees their names). `{ text, citations }` is text whose
+ * `[n]` markers number `citations` (index n): they join the reply's sources, renumbered to fit its list.
  */
-export type ToolOutput = string | { result: unknown; attachments?: ToolAttachment[] };
+export type ToolOutput = string | { result: unknown; attachments?: ToolAttachment[] } | { text: string; citations: Citation[] };
 
 export interface ToolDefinition<Args = Record<string, unknown>> {
   /** 1-64 characters: letters, digits, `_` and `-`. */

@@ -51,4 +51,9 @@ export interface WorkspaceHistory {
   readonly here: { channelId: string; threadId?: string };
   /** Throws a HeraldError fit to show the asker when the asker or Herald may not read the channel. */
   read(range: HistoryRange, signal: AbortSignal): Promise<HistoryRead>;
+  /**
+   * The id of the channel people call `name` (`launch`, `#launch`, or the platform's own id or mention), where the
+   * asker is; undefined when there is none. Reading it is still up to `read`'s checks.
+   */
+  channelNamed?(name: string, signal: AbortSignal): Promise<string | undefined>;
 }

@@ -15,6 +15,7 @@ import { defineTool } from '../../src/tools/types.ts';
 import { FakeAdapter, testConfig } from './fake-adapter.ts';
 import { silentLogger } from '../helpers/logger.ts';
 import { fakeChat, toolCall, type ScriptedAnswer } from './fake-chat.ts';
+import { memoryWorkspace, workspaceMessage } from '../helpers/memory-workspace.ts';
 
 const NOW = new Date('2025-01-14T10:00:00Z');
 const stores: Store[] = [];
@@ -307,7 +308,7 @@ describe('ConversationEngine: tools', () => {
     expect(reply.notices[0]!.text).toBe('I stopped after 1 round of tool use, so this answer may be incomplete.');
   });
 
-  it('offers recent_messages when the adapter provides the channel reader, and passes tool attachments on', async () => {
+  it('offers search_messages where the adapter reads the workspace: its sources join the reply sources, renumbered; tool attachments pass on', async () => {
     const chart = defineTool({
       name: 'chart',
       description: 'draws',
@@ -315,13 +316,29 @@ describe('ConversationEngine: tools', () => {
       handler: () => ({ result: 'drawn', attachments: [{ name: 'chart.png', mime: 'image/png', data: Buffer.from('png') }] }),
     });
     const { adapter, requests } = setup(
-      [{ calls: [toolCall('r', 'recent_messages', { limit: 2 }), toolCall('d', 'chart', {})] }, { text: 'Summary.' }],
+      [
+        {
+          citations: [{ index: 1, url: 'https://web.example', title: 'Web' }],
+          calls: [toolCall('r', 'search_messages', { query: 'ship' }), toolCall('d', 'chart', {})],
+        },
+        { text: 'Bob said so [2], the web agrees [1].' },
+      ],
       {},
       { tools: new ToolRegistry([...builtinTools, chart]) },
     );
-    const reply = await adapter.send('summarize', {}, { recentMessages: async () => [{ author: 'Bob', text: 'ship it' }] });
-    expect(requests[0]!.tools!.map((t) => t.function.name)).toContain('recent_messages');
-    expect(requests[1]!.messages.find((m) => m.tool_call_id === 'r')!.content).toBe('Bob: ship it');
+    const workspace = memoryWorkspace({
+      launch: [workspaceMessage('launch', 1, 'lunch at noon'), workspaceMessage('launch', 2, 'ship it on Friday')],
+    });
+    const reply = await adapter.send('summarize', {}, { workspace });
+    expect(requests[0]!.tools!.map((t) => t.function.name)).toContain('search_messages');
+    expect(requests[1]!.messages.find((m) => m.tool_call_id === 'r')!.content).toMatch(
+      /^Messages matching "ship", best first:\n\[2\] .* · #launch · Bob: ship it on Friday$/,
+    );
+    expect(reply.citations.map((c) => [c.index, c.url, c.message?.channelName])).toEqual([
+      [1, 'https://web.example', undefined],
+      [2, 'https://chat.example/launch/2', 'launch'],
+    ]);
+    expect(reply.text).toBe('Bob said so [2], the web agrees [1].');
     expect(reply.attachments).toEqual([{ type: 'attachment', name: 'chart.png', mime: 'image/png', data: Buffer.from('png') }]);
   });
 });

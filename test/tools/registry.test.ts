@@ -4,6 +4,7 @@ import { builtinTools } from '../../src/tools/builtin-tools.ts';
 import { MAX_RESULT_CHARS, ToolRegistry } from '../../src/tools/registry.ts';
 import { defineTool } from '../../src/tools/types.ts';
 import type { ToolCall } from '../../src/service/types.ts';
+import { memoryWorkspace, workspaceMessage } from '../helpers/memory-workspace.ts';
 import { toolContext } from './context.ts';
 
 function call(name: string, args: string): ToolCall {
@@ -90,20 +91,23 @@ describe('ToolRegistry', () => {
 describe('built-in tools', () => {
   const registry = new ToolRegistry(builtinTools);
 
-  it('offers recent_messages only when the adapter can read the channel', async () => {
+  it('offers search_messages only where the adapter reads the workspace; an empty query lists the latest messages, cited', async () => {
     const names = (ctx: ReturnType<typeof toolContext>) => registry.definitions(ctx).map((d) => d.function.name);
     expect(names(toolContext())).toEqual(['current_time', 'calculate', 'roll_dice', 'pick_random']);
-    const withHistory = toolContext({
-      recentMessages: async (limit) =>
-        [
-          { author: 'Bob', text: 'lunch?', at: '2025-01-14T12:00:00Z' },
-          { author: 'Herald', text: 'Pizza.', isBot: true },
-        ].slice(-limit),
+    const workspace = memoryWorkspace({
+      general: [workspaceMessage('general', 1, 'lunch?'), workspaceMessage('general', 2, 'Pizza.', { author: 'Herald', isBot: true })],
     });
-    expect(names(withHistory)).toContain('recent_messages');
-    const result = await registry.execute(call('recent_messages', '{"limit":5}'), withHistory);
-    expect(result.content).toBe('[2025-01-14T12:00:00Z] Bob: lunch?\nHerald (bot): Pizza.');
-    expect((await registry.execute(call('recent_messages', '{}'), toolContext())).content).toMatch(/no tool named/);
+    const withHistory = toolContext({ workspace });
+    expect(names(withHistory)).toContain('search_messages');
+    const result = await registry.execute(call('search_messages', '{"limit":5}'), withHistory);
+    expect(result.content).toBe(
+      'The latest messages, newest first:\n[1] 2025-01-14, 10:02 · #general · Herald (bot): Pizza.\n[2] 2025-01-14, 10:01 · #general · Bob: lunch?',
+    );
+    expect(result.citations.map((c) => [c.index, c.url, c.message?.author])).toEqual([
+      [1, 'https://chat.example/general/2', 'Herald'],
+      [2, 'https://chat.example/general/1', 'Bob'],
+    ]);
+    expect((await registry.execute(call('search_messages', '{}'), toolContext())).content).toMatch(/no tool named/);
   });
 
   it('current_time answers in the bot time zone or the one asked for', async () => {
