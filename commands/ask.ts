@@ -3,16 +3,16 @@ import { attachmentKind } from '../src/media/attachment-kind.ts';
 import { attachmentOption, booleanOption, stringOption, type CommandAttachment, type CommandDefinition } from './command.ts';
 import { messageFromCommand } from './incoming.ts';
 
-type Attached = Pick<IncomingMessage, 'images' | 'audio' | 'documents'>;
+export type Attached = Pick<IncomingMessage, 'images' | 'audio' | 'documents'>;
 
-/** The `file` option as a message attachment, by what attachmentKind makes of it; an unreadable kind is not downloaded. */
-async function attachedFile(file: CommandAttachment): Promise<Attached> {
+/** A file as a message attachment, by what attachmentKind makes of it; an unreadable kind is not downloaded. */
+export async function attachedFile(file: CommandAttachment & { isVoiceMessage?: boolean }): Promise<Attached> {
   const kind = attachmentKind(file.name, file.contentType, file.size);
   const mime = file.contentType;
   if (kind === 'unsupported') return { documents: [{ name: file.name, mime }] };
   const data = await file.fetch();
   if (kind === 'image') return { images: [{ name: file.name, mime, data }] };
-  if (kind === 'audio') return { audio: [{ name: file.name, mime, data, isVoiceMessage: false }] };
+  if (kind === 'audio') return { audio: [{ name: file.name, mime, data, isVoiceMessage: file.isVoiceMessage ?? false }] };
   return { documents: [{ name: file.name, mime, data }] };
 }
 

@@ -52,10 +52,10 @@ export interface OutgoingFile {
 }
 
 /**
- * What an adapter gives a command: who asked where, the options, and replies already bound to the
- * platform (like Bolt's `say`), so commands never see platform objects.
+ * Who invoked Herald where, and replies already bound to the platform (like Bolt's `say`): what commands and
+ * message actions share, so neither sees platform objects.
  */
-export interface CommandContext {
+export interface InvocationContext {
   platform: string;
   workspaceId?: string;
   channelId: string;
@@ -64,10 +64,6 @@ export interface CommandContext {
   invocationId: string;
   user: { id: string; displayName: string; isAdmin: boolean };
   isDirect: boolean;
-  /** The action picked, for a command with subcommands (always one of them). */
-  subcommand?: string;
-  /** The options given (of the subcommand picked, if any). */
-  options: ReadonlyMap<string, OptionValue>;
   /** Largest file this reply may carry. */
   uploadLimitBytes: number;
   /** Whether `upload` can post a native voice message (Ogg Opus with waveform). */
@@ -82,6 +78,14 @@ export interface CommandContext {
   /** Renders a reply as it streams; `ephemeral` shows it to the user alone, where the platform can. */
   replyStream(stream: ReplyStream, options?: { ephemeral?: boolean }): Promise<void>;
   upload(file: OutgoingFile, text?: string): Promise<void>;
+}
+
+/** What an adapter gives a command: the invocation, and the options given. */
+export interface CommandContext extends InvocationContext {
+  /** The action picked, for a command with subcommands (always one of them). */
+  subcommand?: string;
+  /** The options given (of the subcommand picked, if any). */
+  options: ReadonlyMap<string, OptionValue>;
 }
 
 /** The core services commands use; built once by the entry point. */
@@ -139,7 +143,7 @@ export function attachmentOption(ctx: CommandContext, name: string): CommandAtta
 }
 
 /** Tells the user alone that voice refused them this (not in its channel, no Move Members); rethrows anything else. */
-export async function refusedHere(ctx: CommandContext, error: unknown): Promise<void> {
+export async function refusedHere(ctx: InvocationContext, error: unknown): Promise<void> {
   if (!(error instanceof VoiceError) || error.code !== 'not_permitted') throw error;
   await ctx.reply(error.message, { ephemeral: true });
 }

@@ -1,15 +1,30 @@
-import type { ConversationKey, IncomingAudio, IncomingDocument, IncomingImage, IncomingMessage, MessageFlags } from '../src/conversation/types.ts';
-import type { CommandContext } from './command.ts';
+import type {
+  ConversationKey,
+  IncomingAudio,
+  IncomingDocument,
+  IncomingImage,
+  IncomingMessage,
+  MessageFlags,
+  ReplyReference,
+} from '../src/conversation/types.ts';
+import type { InvocationContext } from './command.ts';
 
 /** The conversation a command was run in: its channel, or the thread it was run in. */
-export function commandKey(ctx: CommandContext): ConversationKey {
+export function commandKey(ctx: InvocationContext): ConversationKey {
   return { platform: ctx.platform, workspaceId: ctx.workspaceId, channelId: ctx.channelId, threadId: ctx.threadId };
 }
 
 /** The core's message for a command invocation, in the conversation of the channel or thread it was run in. */
 export function messageFromCommand(
-  ctx: CommandContext,
-  content: { text: string; images?: IncomingImage[]; audio?: IncomingAudio[]; documents?: IncomingDocument[]; flags?: MessageFlags },
+  ctx: InvocationContext,
+  content: {
+    text: string;
+    images?: IncomingImage[];
+    audio?: IncomingAudio[];
+    documents?: IncomingDocument[];
+    flags?: MessageFlags;
+    replyTo?: ReplyReference;
+  },
 ): IncomingMessage {
   return {
     ...commandKey(ctx),

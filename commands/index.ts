@@ -1,7 +1,11 @@
 import { ask } from './ask.ts';
+import { askAboutMessage } from './ask-about-message.ts';
 import type { CommandDefinition } from './command.ts';
 import { describe } from './describe.ts';
+import { describeMessage } from './describe-message.ts';
+import type { MessageActionDefinition } from './message-action.ts';
 import { narrate } from './narrate.ts';
+import { readAloud } from './read-aloud.ts';
 import { reset } from './reset.ts';
 import { say } from './say.ts';
 import { settings } from './settings.ts';
@@ -9,7 +13,12 @@ import { skip } from './skip.ts';
 import { stop } from './stop.ts';
 import { summarize } from './summarize.ts';
 import { transcribe } from './transcribe.ts';
+import { transcribeMessage } from './transcribe-message.ts';
+import { translateMessage } from './translate-message.ts';
 import { usage } from './usage.ts';
 
 /** Every command, in the order platforms list them. */
 export const commands: readonly CommandDefinition[] = [ask, say, transcribe, describe, reset, settings, usage, stop, skip, narrate, summarize];
+
+/** Every action on a message (Discord's message commands, Slack's message shortcuts), in the order menus list them. */
+export const messageActions: readonly MessageActionDefinition[] = [askAboutMessage, translateMessage, transcribeMessage, describeMessage, readAloud];

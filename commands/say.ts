@@ -1,11 +1,12 @@
 import { SpendingGuard } from '../src/conversation/quotas.ts';
 import { addUsage, emptyUsage } from '../src/conversation/usage-meter.ts';
 import { MediaError } from '../src/errors.ts';
+import type { ResolvedSettings } from '../src/conversation/settings.ts';
 import type { SpeechFormat } from '../src/speech/speak.ts';
 import type { SpeechRequest } from '../src/voice/voice-control.ts';
 import type { ReplyUsage } from '../src/conversation/types.ts';
 import { VoiceError } from '../src/voice/voice-error.ts';
-import { booleanOption, stringOption, type CommandContext, type CommandDefinition, type CommandServices } from './command.ts';
+import { booleanOption, stringOption, type CommandDefinition, type CommandServices, type InvocationContext } from './command.ts';
 import { commandKey } from './incoming.ts';
 
 export const VOICE_CHOICES = [
@@ -26,10 +27,8 @@ export function voiceId(choice: string | undefined, services: CommandServices): 
   return services.config.tts.voice;
 }
 
-function formatFor(ctx: CommandContext): SpeechFormat {
-  const asked = stringOption(ctx, 'format');
+function formatFor(ctx: InvocationContext, asked?: string): SpeechFormat {
   if (asked === 'wav') return 'wav';
-  if (asked === 'voice-message') return ctx.voiceMessages ? 'ogg' : 'wav';
   return ctx.voiceMessages ? 'ogg' : 'wav';
 }
 
@@ -37,7 +36,7 @@ function formatFor(ctx: CommandContext): SpeechFormat {
  * Speaks live in the user's voice channel. Returns false to fall back to a file when voice was only the
  * user's default and cannot be used right now; asked for explicitly, a VoiceError goes to the user.
  */
-async function speakLive(ctx: CommandContext, input: SpeechRequest, explicit: boolean, usage: ReplyUsage): Promise<boolean> {
+async function speakLive(ctx: InvocationContext, input: SpeechRequest, explicit: boolean, usage: ReplyUsage): Promise<boolean> {
   if (!ctx.voice) {
     if (!explicit) return false;
     await ctx.reply('I can speak live only in a Discord server with voice channels; leave out the format for a voice message.');
@@ -61,7 +60,8 @@ async function speakLive(ctx: CommandContext, input: SpeechRequest, explicit: bo
   return true;
 }
 
-const MAX_TEXT_CHARS = 2000;
+/** Longest text Herald speaks at once. */
+export const MAX_TEXT_CHARS = 2000;
 const MAX_STYLE_CHARS = 100;
 
 /** Why the text or style cannot be spoken, checked here as well as by the platform (Slack has no max length). */
@@ -93,38 +93,61 @@ export const say: CommandDefinition = {
     const refusal = badInput(text, style);
     if (refusal) return ctx.reply(refusal, { ephemeral: true });
     const chosen = stringOption(ctx, 'voice');
-    const settings = await services.engine.settingsFor(commandKey(ctx));
-    const subject = { platform: ctx.platform, userId: ctx.user.id, workspaceId: ctx.workspaceId };
-    const spending = new SpendingGuard(services.store, services.config);
-    const denial = await spending.admit(subject, settings.quotas);
-    if (denial) return ctx.reply(denial.message, { ephemeral: true });
-    // Refusals above go to the user alone; synthesis can outlast the platform's acknowledgement window.
-    await ctx.defer();
-    const input = {
-      text,
-      voice: chosen ? voiceId(chosen, services) : settings.voice,
-      style,
-      sing: booleanOption(ctx, 'sing') ?? false,
-    };
-    const asked = stringOption(ctx, 'format');
-    const voiceDefault = booleanOption(ctx, 'voice_default');
-    if (voiceDefault !== undefined && ctx.voice) await ctx.voice.setPrefersVoice(voiceDefault);
-    const live = asked === 'voice' || (asked === undefined && (voiceDefault ?? (await ctx.voice?.prefersVoice())) === true);
-    const usage = emptyUsage();
-    try {
+    await withSpeechQuota(ctx, services, async (settings, usage) => {
+      // Refusals before this go to the user alone; synthesis can outlast the platform's acknowledgement window.
+      await ctx.defer();
+      const input = {
+        text,
+        voice: chosen ? voiceId(chosen, services) : settings.voice,
+        style,
+        sing: booleanOption(ctx, 'sing') ?? false,
+      };
+      const asked = stringOption(ctx, 'format');
+      const voiceDefault = booleanOption(ctx, 'voice_default');
+      if (voiceDefault !== undefined && ctx.voice) await ctx.voice.setPrefersVoice(voiceDefault);
+      const live = asked === 'voice' || (asked === undefined && (voiceDefault ?? (await ctx.voice?.prefersVoice())) === true);
       if (live && (await speakLive(ctx, input, asked === 'voice', usage))) return;
-      await speakToFile(ctx, services, input, usage);
-    } finally {
-      if (usage.serviceCalls > 0) {
-        await spending.record(subject, usage).catch((error: unknown) => services.logger.error({ err: error }, 'recording usage failed'));
-      }
-    }
+      await speakToFile(ctx, services, input, usage, asked);
+    });
   },
 };
 
-/** Speaks into a file (a voice message or WAV) and uploads it; `usage` gets the service's count. */
-async function speakToFile(ctx: CommandContext, services: CommandServices, input: SpeechRequest, usage: ReplyUsage): Promise<void> {
-  const format = formatFor(ctx);
+/**
+ * Runs speech work within the user's quotas: refuses (to the user alone) when they are spent, otherwise records
+ * what `work` counted into `usage`, even when it fails.
+ */
+export async function withSpeechQuota(
+  ctx: InvocationContext,
+  services: CommandServices,
+  work: (settings: ResolvedSettings, usage: ReplyUsage) => Promise<void>,
+): Promise<void> {
+  const settings = await services.engine.settingsFor(commandKey(ctx));
+  const subject = { platform: ctx.platform, userId: ctx.user.id, workspaceId: ctx.workspaceId };
+  const spending = new SpendingGuard(services.store, services.config);
+  const denial = await spending.admit(subject, settings.quotas);
+  if (denial) return ctx.reply(denial.message, { ephemeral: true });
+  const usage = emptyUsage();
+  try {
+    await work(settings, usage);
+  } finally {
+    if (usage.serviceCalls > 0) {
+      await spending.record(subject, usage).catch((error: unknown) => services.logger.error({ err: error }, 'recording usage failed'));
+    }
+  }
+}
+
+/**
+ * Speaks into a file (a voice message where the platform has them, or WAV when `asked`) and uploads it; `usage`
+ * gets the service's count.
+ */
+export async function speakToFile(
+  ctx: InvocationContext,
+  services: CommandServices,
+  input: SpeechRequest,
+  usage: ReplyUsage,
+  asked?: string,
+): Promise<void> {
+  const format = formatFor(ctx, asked);
   let audio;
   try {
     audio = await services.speak(input, format);
