@@ -11,7 +11,7 @@ import { say } from './say.ts';
 import { settings } from './settings.ts';
 import { skip } from './skip.ts';
 import { stop } from './stop.ts';
-import { summarize } from './summarize.ts';
+import { summarize, summarizeFromHere } from './summarize.ts';
 import { transcribe } from './transcribe.ts';
 import { transcribeMessage } from './transcribe-message.ts';
 import { translateMessage } from './translate-message.ts';
@@ -21,4 +21,11 @@ import { usage } from './usage.ts';
 export const commands: readonly CommandDefinition[] = [ask, say, transcribe, describe, reset, settings, usage, stop, skip, narrate, summarize];
 
 /** Every action on a message (Discord's message commands, Slack's message shortcuts), in the order menus list them. */
-export const messageActions: readonly MessageActionDefinition[] = [askAboutMessage, translateMessage, transcribeMessage, describeMessage, readAloud];
+export const messageActions: readonly MessageActionDefinition[] = [
+  askAboutMessage,
+  translateMessage,
+  transcribeMessage,
+  describeMessage,
+  readAloud,
+  summarizeFromHere,
+];

@@ -1,15 +1,16 @@
 import { MAX_SUMMARY_MESSAGES, summaryTask } from '../src/workspace/summarize.ts';
 import { parseSince } from '../src/workspace/summarize-since.ts';
 import type { HistoryRange } from '../src/workspace/workspace-history.ts';
-import { booleanOption, integerOption, stringOption, type CommandContext, type CommandDefinition, type CommandServices } from './command.ts';
+import { booleanOption, integerOption, stringOption, type CommandDefinition, type CommandServices, type InvocationContext } from './command.ts';
 import { messageFromCommand } from './incoming.ts';
+import type { MessageActionDefinition } from './message-action.ts';
 
 /**
  * Summarizes `range` for the user who asked, as only they see it unless `post`: through the engine, so the asker's
  * quotas apply. With `sinceLastBy`, only what came after that user's last message in the range.
  */
 export async function replySummary(
-  ctx: CommandContext,
+  ctx: InvocationContext,
   services: CommandServices,
   request: { range: HistoryRange; sinceLastBy?: string; post: boolean },
 ): Promise<void> {
@@ -52,5 +53,21 @@ export const summarize: CommandDefinition = {
     };
     const caughtUp = since === undefined && count === undefined && range.threadId === undefined;
     await replySummary(ctx, services, { range, ...(caughtUp && { sinceLastBy: ctx.user.id }), post: booleanOption(ctx, 'post') ?? false });
+  },
+};
+
+/** "Summarize from here": the message pressed on and every one after it, in its channel or thread. */
+export const summarizeFromHere: MessageActionDefinition = {
+  id: 'summarize_from_here',
+  name: 'Summarize from here',
+  description: 'Catch up from this message on, citing the messages',
+  async run(ctx, services) {
+    const range: HistoryRange = {
+      channelId: ctx.channelId,
+      ...(ctx.threadId !== undefined && { threadId: ctx.threadId }),
+      fromId: ctx.target.id,
+      limit: MAX_SUMMARY_MESSAGES,
+    };
+    await replySummary(ctx, services, { range, post: !ctx.ephemeral });
   },
 };

@@ -5,6 +5,7 @@ import type { Core } from '../../src/core.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import type { PlatformHooks } from '../../src/platform/platform-hooks.ts';
 import { directMessageAccess, isAllowed } from './access-policy.ts';
+import type { HistoryCache } from '../../src/workspace/history-cache.ts';
 import { commandContext, memberRoleIds } from './command-context.ts';
 import { discordCommands } from './discord-commands.ts';
 import { NO_MENTIONS } from './mentions.ts';
@@ -19,6 +20,7 @@ export interface CommandHandlerDeps {
   voiceNotes: VoiceNotePolicy;
   hooks: PlatformHooks;
   voice?: DiscordVoice;
+  history: HistoryCache;
 }
 
 const DM_REFUSAL = "Herald answers direct messages only from members of the servers it's set up for.";

@@ -54,7 +54,7 @@ export async function startDiscord({ core, logger, hooks = {}, voice: voiceOptio
   });
   const messages = new MessageHandler({ core, logger: log, rateLimits, chains, voiceNotes, flow, history });
   const voice = createDiscordVoice(client, { capabilities: core.capabilities, store: core.store, logger: log }, voiceOptions);
-  const commands = new CommandHandler({ core, logger: log, rateLimits, voiceNotes, hooks, voice });
+  const commands = new CommandHandler({ core, logger: log, rateLimits, voiceNotes, hooks, voice, history });
   client.on(Events.MessageCreate, (message) => {
     messages.handle(message).catch((error: unknown) => log.error({ err: error }, 'handling a message failed'));
   });

@@ -51,6 +51,7 @@ export function slackCommandContext(rt: SlackRuntime, input: CommandContextInput
     options: input.options,
     uploadLimitBytes: rt.core.config.media.uploadLimitBytes,
     voiceMessages: false,
+    workspace: rt.history.forQuestion(invocation.userId, { channel: invocation.channelId, isDirectMessage: invocation.isDirect }),
     // The command was acknowledged when it arrived; everything after is a follow-up.
     defer: async () => {},
     reply: async (text: string, options?: { ephemeral?: boolean }) => {
