@@ -25,12 +25,23 @@ function publishDate(value: string | undefined): string | undefined {
   return Number.isNaN(date.getTime()) ? value.slice(0, 32) : date.toISOString().slice(0, 10);
 }
 
+const EXCERPT_CHARS = 80;
+
+/** A message of the workspace: `#channel · author` linking to it, the time in the reader's own zone, then its gist. */
+function messageLine(citation: Citation, message: NonNullable<Citation['message']>): string {
+  const label = linkText(`#${message.channelName} · ${message.author}`);
+  const gist = citation.title.length > EXCERPT_CHARS ? `${citation.title.slice(0, EXCERPT_CHARS - 1)}…` : citation.title;
+  const excerpt = gist.trim() ? ` — ${linkText(gist)}` : '';
+  return `**${citation.index}.** [${label}](${linkTarget(citation.url)}) · <t:${Math.floor(message.sentAt / 1000)}:f>${excerpt}`;
+}
+
 function line(citation: Citation): string {
+  if (citation.message) return messageLine(citation, citation.message);
   const meta = [citation.siteName?.trim(), publishDate(citation.publishTime)].filter(Boolean).join(' · ');
   return `**${citation.index}.** [${linkText(citation.title || citation.url)}](${linkTarget(citation.url)})${meta ? ` — ${meta}` : ''}`;
 }
 
-/** The numbered sources of a reply as one embed: each title links to its page, with site name and date. */
+/** The numbered sources of a reply as one embed: each title links to its page, with site name and date; a message links to itself. */
 export function sourcesEmbed(citations: readonly Citation[]): APIEmbed {
   const lines: string[] = [];
   let length = 0;

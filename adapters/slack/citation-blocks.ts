@@ -18,6 +18,7 @@ const MAX_URL_CHARS = 1000;
  * whatever the service sends: a source without an absolute http(s) URL is listed as plain text.
  */
 export function citationLine(citation: Citation): string {
+  if (citation.message) return messageLine(citation, citation.message);
   const url = typeof citation.url === 'string' ? citation.url.trim() : '';
   const host = webHost(url);
   const title = (typeof citation.title === 'string' ? citation.title.trim() : '') || host || 'source';
@@ -31,6 +32,24 @@ export function citationLine(citation: Citation): string {
   const target = host ? linkUrl(url) : '';
   const link = target && target.length <= MAX_URL_CHARS ? `<${target}|${linkLabel(label)}>` : linkLabel(label);
   return `${link}${meta ? ` — ${meta}` : ''}`;
+}
+
+const MAX_EXCERPT_CHARS = 80;
+
+/**
+ * A message of the workspace: `<permalink|[n] #channel · author>`, its time in the reader's own zone (Slack's date
+ * token, with UTC as the fallback text), then its gist.
+ */
+function messageLine(citation: Citation, message: NonNullable<Citation['message']>): string {
+  const url = typeof citation.url === 'string' ? citation.url.trim() : '';
+  const label = linkLabel(`[${citation.index}] #${message.channelName.slice(0, MAX_META_CHARS)} · ${message.author.slice(0, MAX_META_CHARS)}`);
+  const target = webHost(url) ? linkUrl(url) : '';
+  const link = target && target.length <= MAX_URL_CHARS ? `<${target}|${label}>` : label;
+  const seconds = Math.floor(message.sentAt / 1000);
+  const utc = `${new Date(seconds * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const title = typeof citation.title === 'string' ? citation.title.trim() : '';
+  const gist = title.length > MAX_EXCERPT_CHARS ? `${title.slice(0, MAX_EXCERPT_CHARS - 1)}…` : title;
+  return `${link} · <!date^${seconds}^{date_short_pretty} {time}|${utc}>${gist ? ` — ${escapeMrkdwn(gist)}` : ''}`;
 }
 
 /** The host of an absolute http(s) URL; undefined for anything else (relative, other schemes, garbage). */

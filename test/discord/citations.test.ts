@@ -52,6 +52,22 @@ describe('discord: link previews and the sources embed, piece by piece', () => {
     expect(withoutLinkPreviews('open block\n```sh\ncurl https://i.example')).toBe('open block\n```sh\ncurl https://i.example');
   });
 
+  it("tells a message of the workspace apart: channel and author link to it, the time shows in the reader's zone", () => {
+    const sentAt = Date.UTC(2025, 2, 4, 9, 30);
+    const embed = sourcesEmbed([
+      { index: 1, url: 'https://web.example/a', title: 'Web page' },
+      {
+        index: 2,
+        url: 'https://discord.com/channels/1/2/3',
+        title: 'We ship on *Friday*',
+        message: { channelName: 'launch', author: 'Bob', sentAt },
+      },
+    ]);
+    expect(embed.description).toBe(
+      `**1.** [Web page](https://web.example/a)\n**2.** [#launch · Bob](https://discord.com/channels/1/2/3) · <t:${sentAt / 1000}:f> — We ship on \\*Friday\\*`,
+    );
+  });
+
   it('escapes titles, keeps link targets intact, and stays within the embed description limit', () => {
     const embed = sourcesEmbed([
       { index: 2, url: 'https://x.example/a_(b)', title: 'Second [draft] *bold*', siteName: 'X', publishTime: 'yesterday' },

@@ -16,6 +16,25 @@ describe('citation blocks', () => {
     expect(citationLine({ index: 1, url: 'https://example.org/', title: '' })).toBe('<https://example.org/|[1] example.org>');
   });
 
+  it("tells a message of the workspace apart: channel and author link to its permalink, the time shows in the reader's zone", () => {
+    const sentAt = Date.UTC(2025, 2, 4, 9, 30);
+    const message = { channelName: 'launch', author: 'Bob <ops>', sentAt };
+    const url = 'https://acme.slack.com/archives/C1/p1741080600000100?thread_ts=1741080000.000100&cid=C1';
+    expect(citationLine({ index: 3, url, title: 'We ship on Friday & not before', message })).toBe(
+      '<https://acme.slack.com/archives/C1/p1741080600000100?thread_ts=1741080000.000100&amp;cid=C1|[3] #launch · Bob &lt;ops&gt;>' +
+        ' · <!date^1741080600^{date_short_pretty} {time}|2025-03-04 09:30 UTC> — We ship on Friday &amp; not before',
+    );
+    const lines = citationBlocks([
+      { index: 1, url: 'https://web.example/a', title: 'Web' },
+      { index: 2, url, title: 'x', message },
+    ])[0]!.elements[0]!.text.split('\n');
+    expect(lines).toEqual([
+      '*Sources*',
+      '<https://web.example/a|[1] Web>',
+      expect.stringMatching(/^<https:\/\/acme\.slack\.com\/[^|]+\|\[2\] #launch · /),
+    ]);
+  });
+
   it('lists the sources in order under a heading, in context blocks within Block Kit limits', () => {
     const citations = Array.from({ length: 40 }, (_, i) => ({
       index: 40 - i,

@@ -80,16 +80,18 @@ describe('Herald on Slack (HTTP mode): mentions, direct messages, threads', () =
     expect(sources).toMatch(/\|\[2\] /);
   });
 
-  it("reads the thread's recent messages when the model asks for them", async () => {
+  it("searches the thread's messages when the model asks, each one cited by its permalink", async () => {
     const root = fake.events.message({ text: 'Deploy is at 5pm', channel: fake.channelId });
     const bob = fake.addUser({ name: 'bob' });
     fake.events.threadReply({ text: `I will bring <@${fake.userId}> the logs`, user: bob.id, channel: fake.channelId, thread_ts: String(root.ts) });
-    await fake.deliverEvent(fake.events.appMention({ text: 'what do the recent messages say?', thread_ts: String(root.ts) }));
+    await fake.deliverEvent(fake.events.appMention({ text: 'search the messages here', thread_ts: String(root.ts) }));
     const reply = await fake.waitFor(() => botReplies().find((m) => m.stream?.state === 'stopped'));
     expect(reply.thread_ts).toBe(root.ts);
-    expect(reply.text).toMatch(/^Tool results:\n- recent_messages: /);
-    expect(reply.text).toContain('alice: Deploy is at 5pm');
-    expect(reply.text).toContain('bob: I will bring @alice the logs');
+    expect(reply.text).toMatch(/^Tool results:\n- search_messages: The latest messages, newest first:/);
+    expect(reply.text).toMatch(/\[\d\] [^\n]* · #general · alice: Deploy is at 5pm/);
+    expect(reply.text).toMatch(/\[\d\] [^\n]* · #general · bob: I will bring @alice the logs/);
+    const sources = JSON.stringify(reply.blocks);
+    expect(sources).toContain(`/archives/${fake.channelId}/p${String(root.ts).replace('.', '')}`);
   });
 
   it('falls back to posting and editing when streaming is refused, with no 429', async () => {

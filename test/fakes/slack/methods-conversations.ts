@@ -67,7 +67,7 @@ function replies({ core, args }: MethodCall): Json {
   }
   const cursor = decodeCursor(stringArg(args, 'cursor'));
   if ('failure' in cursor) return cursor.failure;
-  const limit = limitArg(args, 1000, 1000);
+  const limit = Math.min(limitArg(args, 1000, 1000), core.rateLimiter.pageCap('conversations.replies') ?? Number.POSITIVE_INFINITY);
   const after = cursor.value;
   const candidates = core.ws
     .replies(channel.value.id, target.ts)
@@ -89,7 +89,7 @@ function history({ core, args }: MethodCall): Json {
   if ('failure' in channel) return channel.failure;
   const cursor = decodeCursor(stringArg(args, 'cursor'));
   if ('failure' in cursor) return cursor.failure;
-  const limit = limitArg(args, 100, 999);
+  const limit = Math.min(limitArg(args, 100, 999), core.rateLimiter.pageCap('conversations.history') ?? Number.POSITIVE_INFINITY);
   const before = cursor.value;
   const candidates = core.ws
     .topLevel(channel.value.id)
@@ -125,6 +125,63 @@ function info({ core, args }: MethodCall): Json {
   return { ok: true, channel: body };
 }
 
+function encodeOffset(offset: number): string {
+  return Buffer.from(`offset:${offset}`).toString('base64');
+}
+
+function decodeOffset(cursor: string | undefined): Outcome<number> {
+  if (!cursor) return { value: 0 };
+  const match = /^offset:(\d+)$/.exec(Buffer.from(cursor, 'base64').toString('utf8'));
+  return match ? { value: Number(match[1]) } : { failure: fail('invalid_cursor') };
+}
+
+/** One page of `items` from the cursor's offset, with the cursor of the next (Slack sends "" after the last). */
+function offsetPage<T>(items: T[], args: Json, fallback: number): Outcome<{ page: T[]; nextCursor: string }> {
+  const offset = decodeOffset(stringArg(args, 'cursor'));
+  if ('failure' in offset) return offset;
+  const limit = limitArg(args, fallback, 1000);
+  const page = items.slice(offset.value, offset.value + limit);
+  const end = offset.value + page.length;
+  return { value: { page, nextCursor: end < items.length ? encodeOffset(end) : '' } };
+}
+
+/** A conversation's members: any conversation the bot can see, member or not (private ones only as a member). */
+function members({ core, args }: MethodCall): Json {
+  const id = stringArg(args, 'channel');
+  if (!id) return missingArgument('channel');
+  const channel = core.ws.channels.get(id);
+  if (!channel || (!channel.is_member && channel.is_private)) return fail('channel_not_found');
+  const paged = offsetPage(core.ws.membersOf(channel), args, 100);
+  if ('failure' in paged) return paged.failure;
+  return { ok: true, members: paged.value.page, response_metadata: { next_cursor: paged.value.nextCursor } };
+}
+
+const CONVERSATION_TYPES = new Set(['public_channel', 'private_channel', 'mpim', 'im']);
+
+function typeOf(channel: SlackChannel): string {
+  if (channel.is_im) return 'im';
+  if (channel.is_mpim) return 'mpim';
+  return channel.is_private ? 'private_channel' : 'public_channel';
+}
+
+/** The conversations the bot can see of the types asked (public channels by default), oldest first. */
+function list({ core, args }: MethodCall): Json {
+  const types = (stringArg(args, 'types') ?? 'public_channel').split(',').map((t) => t.trim());
+  if (types.some((t) => !CONVERSATION_TYPES.has(t))) return fail('invalid_types');
+  const excludeArchived = boolArg(args, 'exclude_archived');
+  const visible = [...core.ws.channels.values()].filter(
+    (c) => types.includes(typeOf(c)) && (c.is_member || !c.is_private) && !(excludeArchived && c.is_archived),
+  );
+  const paged = offsetPage(visible, args, 100);
+  if ('failure' in paged) return paged.failure;
+  return { ok: true, channels: paged.value.page.map((c) => ({ ...c })), response_metadata: { next_cursor: paged.value.nextCursor } };
+}
+
+function listScope(call: MethodCall): string {
+  const types = stringArg(call.args, 'types') ?? 'public_channel';
+  return types.includes('private_channel') ? 'groups:read' : 'channels:read';
+}
+
 function channelOf(call: MethodCall): SlackChannel | undefined {
   const id = stringArg(call.args, 'channel');
   return id ? call.core.ws.channels.get(id) : undefined;
@@ -134,4 +191,6 @@ export const conversationMethods: Record<string, MethodSpec> = {
   'conversations.replies': { token: 'bot', scope: (call) => historyScope(channelOf(call)), handler: replies },
   'conversations.history': { token: 'bot', scope: (call) => historyScope(channelOf(call)), handler: history },
   'conversations.info': { token: 'bot', scope: (call) => readScope(channelOf(call)), handler: info },
+  'conversations.members': { token: 'bot', scope: (call) => readScope(channelOf(call)), handler: members },
+  'conversations.list': { token: 'bot', scope: listScope, handler: list },
 };

@@ -23,7 +23,16 @@ export interface RateLimitOptions {
   methods?: Record<string, WindowLimit | false>;
   /** chat.postMessage's per-channel limit; false exempts it. */
   postMessagePerChannel?: ChannelLimit | false;
+  /**
+   * Slack's limits since 2025 for apps distributed outside the Marketplace: conversations.history and
+   * conversations.replies allow one call a minute and at most 15 messages a page.
+   */
+  limitedHistory?: boolean;
 }
+
+const LIMITED_HISTORY_METHODS = new Set(['conversations.history', 'conversations.replies']);
+/** The page size Slack allows a limited app, whatever `limit` asked for. */
+export const LIMITED_HISTORY_PAGE = 15;
 
 const MINUTE = 60_000;
 /** A rolling minute per tier; Tier 1's "1+" tolerates the small burst a reconnecting client makes. */
@@ -43,6 +52,9 @@ export const METHOD_TIERS: Record<string, 1 | 2 | 3 | 4> = {
   'conversations.history': 3,
   'conversations.replies': 3,
   'conversations.info': 3,
+  'conversations.members': 4,
+  'conversations.list': 2,
+  'chat.getPermalink': 4,
   'reactions.add': 3,
   'reactions.remove': 3,
   'assistant.threads.setStatus': 3,
@@ -123,7 +135,13 @@ export class RateLimiter {
     return { limited: false };
   }
 
+  /** The most messages a page of `method` may hold under the app's limits, when they cap it. */
+  pageCap(method: string): number | undefined {
+    return this.#options.limitedHistory && LIMITED_HISTORY_METHODS.has(method) ? LIMITED_HISTORY_PAGE : undefined;
+  }
+
   #windowFor(method: string): WindowLimit | undefined {
+    if (this.#options.limitedHistory && LIMITED_HISTORY_METHODS.has(method)) return { limit: 1, windowMs: MINUTE };
     const override = this.#options.methods?.[method];
     if (override === false) return undefined;
     if (override) return override;

@@ -134,6 +134,8 @@ export class Workspace {
   readonly deletedMessages: StoredMessage[] = [];
   readonly assistantThreads = new Map<string, AssistantThreadState>();
   readonly #messages = new Map<string, Map<string, StoredMessage>>();
+  /** Channels whose members were set; any other has every person of the workspace (and the bot when is_member). */
+  readonly #members = new Map<string, string[]>();
 
   constructor(identity: WorkspaceIdentity) {
     this.identity = identity;
@@ -197,6 +199,18 @@ export class Workspace {
     };
     this.channels.set(full.id, full);
     return full;
+  }
+
+  setMembers(channel: string, userIds: string[]): void {
+    this.#members.set(channel, [...userIds]);
+  }
+
+  /** The conversation's members as conversations.members lists them: people and bot users, in the order they joined. */
+  membersOf(channel: SlackChannel): string[] {
+    if (channel.is_im) return [channel.user!, this.identity.botUserId];
+    const set = this.#members.get(channel.id);
+    const members = set ?? [...this.users.values()].filter((u) => !u.is_bot && !u.deleted).map((u) => u.id);
+    return channel.is_member && !members.includes(this.identity.botUserId) ? [...members, this.identity.botUserId] : members;
   }
 
   #channelMessages(channel: string): Map<string, StoredMessage> {

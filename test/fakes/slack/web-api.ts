@@ -9,6 +9,7 @@ import { fail } from './method-types.ts';
 import type { FakeCore, MethodSpec, TokenKind } from './method-types.ts';
 import { chatMethods } from './methods-chat.ts';
 import { conversationMethods } from './methods-conversations.ts';
+import { permalinkMethods } from './methods-permalink.ts';
 import { fileMethods } from './methods-files.ts';
 import { streamMethods } from './methods-stream.ts';
 import { workspaceMethods } from './methods-workspace.ts';
@@ -19,6 +20,7 @@ export const METHODS: Record<string, MethodSpec> = {
   ...chatMethods,
   ...streamMethods,
   ...conversationMethods,
+  ...permalinkMethods,
   ...fileMethods,
 };
 
