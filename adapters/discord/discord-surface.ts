@@ -47,6 +47,8 @@ export abstract class DiscordSurface implements ReplySurface {
   readonly #release: () => void;
   /** Messages whose text was too long to wrap its links, so they carry SUPPRESS_EMBEDS instead. */
   readonly #suppressed = new Set<string>();
+  /** The text each message shows, as Discord last accepted it. */
+  readonly #shown = new Map<string, string>();
   #failedEdits = 0;
 
   constructor(pacing: SurfacePacing, logger: Logger) {
@@ -69,6 +71,7 @@ export abstract class DiscordSurface implements ReplySurface {
       throw goneOr(error);
     });
     if (body.flags) this.#suppressed.add(handle);
+    this.#shown.set(handle, text);
     return handle;
   }
 
@@ -82,9 +85,10 @@ export abstract class DiscordSurface implements ReplySurface {
     }
   }
 
-  /** The final edit; a failure here is the caller's to report (the message would stay incomplete). */
-  close(handle: string, text: string): Promise<void> {
-    return this.#editText(handle, text);
+  /** The final edit, left out when the message already shows `text`; a failure is the caller's to report. */
+  async close(handle: string, text: string): Promise<void> {
+    if (this.#shown.get(handle) === text) return;
+    await this.#editText(handle, text);
   }
 
   delayMs(kind: 'open' | 'update'): number {
@@ -127,6 +131,7 @@ export abstract class DiscordSurface implements ReplySurface {
     });
     if (suppress) this.#suppressed.add(handle);
     else this.#suppressed.delete(handle);
+    this.#shown.set(handle, text);
   }
 }
 

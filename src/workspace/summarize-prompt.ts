@@ -4,7 +4,7 @@ import type { WorkspaceMessage } from './workspace-history.ts';
 const MESSAGE_CHARS = 2000;
 
 const RULES =
-  'Write a short summary as a bulleted list: the main points, decisions, open questions and who is doing what. ' +
+  'Write a short summary as a bulleted list of at most 12 points, under 1500 characters in all: the main points, decisions, open questions and who is doing what. ' +
   'End every point with the numbers of the messages it comes from, as [n] or [n, m]. ' +
   'Use only the messages given and never invent; write in the language most of the messages are in.';
 

@@ -10,8 +10,8 @@ import { planParts } from './summarize-parts.ts';
 import { combineSystemPrompt, messageLine, messageTimeFormat, partSystemPrompt, summarySystemPrompt } from './summarize-prompt.ts';
 import type { HistoryRange, WorkspaceHistory, WorkspaceMessage } from './workspace-history.ts';
 
-/** Longest summary the asker is shown, and longest summary of one part of a long range. */
-const SUMMARY_MAX_TOKENS = 800;
+/** Longest summary the asker is shown (about one Discord message), and longest summary of one part of a long range. */
+const SUMMARY_MAX_TOKENS = 500;
 const PART_MAX_TOKENS = 600;
 /** Requests one summary may make for its parts, besides the one combining them. */
 const MAX_PARTS = 8;
@@ -67,7 +67,7 @@ export async function summarize(request: SummaryRequest, deps: SummaryDeps): Pro
     const whole = lines.reduce((sum, line) => sum + estimateTextTokens(line) + 1, 0);
     if (whole <= promptBudget(deps.contextTokens, system, SUMMARY_MAX_TOKENS)) {
       deps.emit({ type: 'status', phase: 'thinking', text: `summarizing ${count(messages.length, 'message')}…` });
-      await streamSummary(deps, markers, { system, messages: [{ role: 'user', content: lines.join('\n') }], maxTokens: SUMMARY_MAX_TOKENS });
+      await showSummary(deps, markers, { system, messages: [{ role: 'user', content: lines.join('\n') }], maxTokens: SUMMARY_MAX_TOKENS });
     } else {
       const combine = combineSystemPrompt(place);
       const maxParts = Math.max(2, Math.min(MAX_PARTS, Math.floor(promptBudget(deps.contextTokens, combine, SUMMARY_MAX_TOKENS) / PART_MAX_TOKENS)));
@@ -84,7 +84,7 @@ export async function summarize(request: SummaryRequest, deps: SummaryDeps): Pro
         summaries.push(`Part ${i + 1} (${time.format(messages[part.first]!.sentAt)} – ${time.format(messages[part.last]!.sentAt)}):\n${text.trim()}`);
       }
       deps.emit({ type: 'status', phase: 'thinking', text: 'combining the parts…' });
-      await streamSummary(deps, markers, {
+      await showSummary(deps, markers, {
         system: combine,
         messages: [{ role: 'user', content: summaries.join('\n\n') }],
         maxTokens: SUMMARY_MAX_TOKENS,
@@ -126,22 +126,19 @@ function request(deps: SummaryDeps, input: Pick<ChatInput, 'system' | 'messages'
   return { ...input, thinking: false, webSearch: 'off', signal: deps.signal, ...(deps.model && { model: deps.model }) };
 }
 
-/** Streams the summary the asker sees, its markers turned into the reply's sources as they come. */
-async function streamSummary(deps: SummaryDeps, markers: SummaryMarkers, input: Pick<ChatInput, 'system' | 'messages' | 'maxTokens'>): Promise<void> {
-  let cited = 0;
-  const send = (text: string) => {
-    const citations = markers.citations;
-    if (citations.length > cited) {
-      cited = citations.length;
-      deps.emit({ type: 'citations', citations });
-    }
-    if (text) deps.emit({ type: 'text', delta: text });
-  };
+/**
+ * Asks for the summary the asker sees and shows it whole, its markers turned into the reply's sources: one edit of the
+ * reply rather than one per streamed piece, so a summary costs the platform as few calls as possible.
+ */
+async function showSummary(deps: SummaryDeps, markers: SummaryMarkers, input: Pick<ChatInput, 'system' | 'messages' | 'maxTokens'>): Promise<void> {
+  let text = '';
   for await (const delta of deps.chat(request(deps, input))) {
-    if (delta.type === 'content') send(markers.push(delta.text));
+    if (delta.type === 'content') text += markers.push(delta.text);
     else if (delta.type === 'usage') addUsage(deps.usage, delta.usage);
   }
-  send(markers.flush());
+  text += markers.flush();
+  if (markers.citations.length > 0) deps.emit({ type: 'citations', citations: markers.citations });
+  if (text) deps.emit({ type: 'text', delta: text });
 }
 
 /** A part's summary, read whole; a service that ignores the answer's token cap is not read past a bound. */

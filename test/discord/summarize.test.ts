@@ -52,7 +52,7 @@ describe('discord: /summarize', () => {
     expect(sourceLinks(message)).toEqual(seeded.slice(3).map(jumpLink));
     expect(message.embeds[0]!.description).toContain('[#launch · Bob]');
     const request = h.emu.requests.at(-1)!.body as { max_completion_tokens: number; thinking: unknown; tools?: unknown };
-    expect(request).toMatchObject({ max_completion_tokens: 800, thinking: { type: 'disabled' } });
+    expect(request).toMatchObject({ max_completion_tokens: 500, thinking: { type: 'disabled' } });
     expect(request.tools).toBeUndefined();
   });
 
@@ -72,7 +72,7 @@ describe('discord: /summarize', () => {
 
   it('summarizes a long range in parts, keeps citing the original messages and says what was left out', async () => {
     const busy = h.fake.addChannel({ name: 'busy' }).id;
-    for (let i = 1; i <= 300; i += 1) {
+    for (let i = 1; i <= 400; i += 1) {
       h.fake.sendMessage({
         channelId: busy,
         authorId: h.fake.users.bob.id,
@@ -81,7 +81,7 @@ describe('discord: /summarize', () => {
     }
     const messages = h.fake.messages(busy);
     const requestsBefore = h.emu.requests.length;
-    const record = await run({ count: 300, channel: busy });
+    const record = await run({ count: 400, channel: busy });
     const replies = [answer(record), ...record.followupIds.map((id) => h.fake.message(id)!)];
     const text = replies.map((m) => m.content).join('');
     const parts = h.emu.requests.length - requestsBefore - 1;

@@ -63,6 +63,8 @@ describe('summarize', () => {
     expect(prompt(requests[0]!)).toMatch(/^\[1\] alice \(.+\): We ship on Friday\.\n\[2\] bob \(.+\): The build is broken\./);
     expect(requests[0]!.system).toContain('#launch');
     expect(reply.text).toBe('- The build broke; bob fixes it [1, 2]\n- Release on Friday [3][4] and ');
+    // Shown whole, after its sources: one edit of the reply on the platform.
+    expect(reply.events.filter((e) => e.type === 'text' || e.type === 'citations').map((e) => e.type)).toEqual(['citations', 'text']);
     expect(reply.citations.map((c) => [c.index, c.url, c.message?.author])).toEqual([
       [1, 'https://chat.example/launch/m2', 'bob'],
       [2, 'https://chat.example/launch/m3', 'carol'],
