@@ -49,12 +49,16 @@ const unit = [
   'test/tools/dice.test.ts',
   'test/tools/load-tools-module.test.ts',
   'test/tools/registry.test.ts',
+  'test/tools/workspace-search-tool.test.ts',
   'test/voice/live-speech.test.ts',
   'test/voice/narration-text.test.ts',
   'test/voice/speech-queue.test.ts',
   'test/voice/voice-commands.test.ts',
   'test/voice/voice-manager.test.ts',
   'test/voice/voice-permissions.test.ts',
+  'test/workspace/history-cache.test.ts',
+  'test/workspace/message-search.test.ts',
+  'test/workspace/shared-file-text.test.ts',
 ];
 
 export default defineConfig({

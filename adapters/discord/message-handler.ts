@@ -116,6 +116,7 @@ export class MessageHandler {
       ...(message.guildId && { guildId: message.guildId }),
       cache: history,
       maxPages: core.config.workspace.historyPages,
+      questionId: message.id,
     });
   }
 

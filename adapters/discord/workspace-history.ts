@@ -23,16 +23,22 @@ export interface DiscordWorkspaceOptions {
   cache: HistoryCache;
   /** Pages of history one read may fetch. */
   maxPages: number;
+  /** The message being answered. */
+  questionId?: string;
 }
 
 export class DiscordWorkspace implements WorkspaceHistory {
   readonly here: { channelId: string; threadId?: string };
+  readonly heraldId: string;
+  readonly questionId: string | undefined;
   readonly #options: DiscordWorkspaceOptions;
 
   constructor(options: DiscordWorkspaceOptions) {
     this.#options = options;
     const { channelId, threadId } = options.place;
     this.here = { channelId, ...(threadId && { threadId }) };
+    this.heraldId = options.client.user!.id;
+    this.questionId = options.questionId;
   }
 
   async read(range: HistoryRange, signal: AbortSignal): Promise<HistoryRead> {

@@ -29,11 +29,11 @@ export function slackQuestion(rt: SlackRuntime, event: SlackMessageEvent, option
     sentAt: tsMs(event.ts),
     read: (signal) => readQuestion(rt, event, threadTs, signal),
     ...(event.user && {
-      workspace: rt.history.forQuestion(event.user, {
-        channel: event.channel,
-        isDirectMessage: event.channel_type === 'im',
-        ...(event.thread_ts && { threadTs: event.thread_ts }),
-      }),
+      workspace: rt.history.forQuestion(
+        event.user,
+        { channel: event.channel, isDirectMessage: event.channel_type === 'im', ...(event.thread_ts && { threadTs: event.thread_ts }) },
+        { heraldId: rt.identity.botUserId, questionId: event.ts },
+      ),
     }),
     openAnswer: (events) =>
       new SlackAnswer(

@@ -63,18 +63,27 @@ export class SlackHistory {
   }
 
   /** The history one asker may read, for an answer posted at `place` (in the thread `threadTs`, if asked in one). */
-  forQuestion(askerId: string, place: SlackAnswerPlace & { threadTs?: string }): WorkspaceHistory {
-    return new SlackWorkspace(this, askerId, place);
+  forQuestion(askerId: string, place: SlackAnswerPlace & { threadTs?: string }, ids: { heraldId: string; questionId?: string }): WorkspaceHistory {
+    return new SlackWorkspace(this, askerId, place, ids);
   }
 }
 
 class SlackWorkspace implements WorkspaceHistory {
   readonly here: { channelId: string; threadId?: string };
+  readonly heraldId: string;
+  readonly questionId: string | undefined;
   readonly #history: SlackHistory;
   readonly #askerId: string;
   readonly #place: SlackAnswerPlace;
 
-  constructor(history: SlackHistory, askerId: string, place: SlackAnswerPlace & { threadTs?: string }) {
+  constructor(
+    history: SlackHistory,
+    askerId: string,
+    place: SlackAnswerPlace & { threadTs?: string },
+    ids: { heraldId: string; questionId?: string },
+  ) {
+    this.heraldId = ids.heraldId;
+    this.questionId = ids.questionId;
     this.#history = history;
     this.#askerId = askerId;
     this.#place = { channel: place.channel, isDirectMessage: place.isDirectMessage };

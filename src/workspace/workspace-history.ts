@@ -49,6 +49,10 @@ export interface HistoryRead {
 export interface WorkspaceHistory {
   /** Where the question was asked (the default range of every read). */
   readonly here: { channelId: string; threadId?: string };
+  /** Herald's own id on the platform: its messages are answers, not sources. */
+  readonly heraldId?: string;
+  /** The message being answered, when there is one: no source of its own answer. */
+  readonly questionId?: string;
   /** Throws a HeraldError fit to show the asker when the asker or Herald may not read the channel. */
   read(range: HistoryRange, signal: AbortSignal): Promise<HistoryRead>;
   /**

@@ -29,6 +29,7 @@ import { coreRoutes } from './routes-core.ts';
 import { interactionRoutes } from './routes-interactions.ts';
 import { snowflakeOnShard } from './sharding.ts';
 import { discordTimestamp, snowflake } from './snowflake.ts';
+import type { SeedMessage } from './store.ts';
 import { Store } from './store.ts';
 import { guildVoiceChannel, occupants, voiceEntryRefusal } from './voice-states.ts';
 import type { ResolvedOptions, World } from './world.ts';
@@ -522,6 +523,13 @@ export class FakeDiscord {
     dispatchMessage(world, 'MESSAGE_CREATE', message, { referencedMessage: !input.omitReferencedMessage });
     this.#notify();
     return restMessage(world, message);
+  }
+
+  /** A channel's past messages, oldest first, put in at once without gateway events (see Store.seedHistory). */
+  seedHistory(channelId: string, messages: readonly SeedMessage[]): MessageRecord[] {
+    const seeded = this.#world.store.seedHistory(channelId, messages);
+    this.#notify();
+    return seeded;
   }
 
   /** A message of the channel that a reply may name: a deleted one too (the reply was on its way), never an ephemeral one. */

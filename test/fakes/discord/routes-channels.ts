@@ -20,10 +20,32 @@ export function visibleChannel(world: World, channelId: string): ChannelRecord {
   return channel;
 }
 
-function requirePermission(world: World, channel: ChannelRecord, bit: bigint): void {
-  if (!channel.guildId) return;
+function hasPermission(world: World, channel: ChannelRecord, bit: bigint): boolean {
+  if (!channel.guildId) return true;
   const guild = world.store.guild(channel.guildId);
-  if (!(world.payloads.permissionsIn(guild, world.bot.id, channel) & bit)) throw DiscordErrors.missingPermissions();
+  return (world.payloads.permissionsIn(guild, world.bot.id, channel) & bit) !== 0n;
+}
+
+function requirePermission(world: World, channel: ChannelRecord, bit: bigint): void {
+  if (!hasPermission(world, channel, bit)) throw DiscordErrors.missingPermissions();
+}
+
+const SNOWFLAKE = /^\d{1,20}$/;
+
+/** GET messages' query as the OpenAPI describes it: limit an integer 1-100 (default 50), the cursors snowflakes, one at most used. */
+function historyQuery(query: URLSearchParams): { limit: number; before: string | null; after: string | null; around: string | null } {
+  const errors = new FormErrors();
+  const rawLimit = query.get('limit');
+  const limit = rawLimit === null ? 50 : Number(rawLimit);
+  if (!Number.isInteger(limit)) errors.add(['limit'], 'NUMBER_TYPE_COERCE', `Value "${rawLimit}" is not int.`);
+  else if (limit < 1) errors.add(['limit'], 'NUMBER_TYPE_MIN', 'int value should be greater than or equal to 1.');
+  else if (limit > 100) errors.add(['limit'], 'NUMBER_TYPE_MAX', 'int value should be less than or equal to 100.');
+  const cursors = { before: query.get('before'), after: query.get('after'), around: query.get('around') };
+  for (const [name, value] of Object.entries(cursors)) {
+    if (value !== null && !SNOWFLAKE.test(value)) errors.add([name], 'NUMBER_TYPE_COERCE', `Value "${value}" is not snowflake.`);
+  }
+  errors.throwIfAny();
+  return { limit, ...cursors };
 }
 
 const AUTO_ARCHIVE = [60, 1440, 4320, 10080];
@@ -76,14 +98,12 @@ export const channelRoutes: RouteDef[] = [
     requirePermission(world, channel, channel.thread ? Permission.SendMessagesInThreads : Permission.SendMessages);
     return { status: 204 };
   }),
+  // Without READ_MESSAGE_HISTORY Discord answers with no messages rather than an error.
   route('GET', '/channels/:channel_id/messages', 'default', ({ world, params, query }) => {
     const channel = visibleChannel(world, params.channel_id as string);
-    requirePermission(world, channel, Permission.ReadMessageHistory);
-    const limit = Math.min(100, Math.max(1, Number(query.get('limit') ?? 50)));
+    const { limit, before, after, around } = historyQuery(query);
+    if (!hasPermission(world, channel, Permission.ReadMessageHistory)) return { status: 200, body: [] };
     let messages = world.store.history(channel.id);
-    const before = query.get('before');
-    const after = query.get('after');
-    const around = query.get('around');
     if (before) messages = messages.filter((m) => BigInt(m.id) < BigInt(before)).slice(-limit);
     else if (after) messages = messages.filter((m) => BigInt(m.id) > BigInt(after)).slice(0, limit);
     else if (around) {

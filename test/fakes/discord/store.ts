@@ -27,6 +27,13 @@ export interface NewChannel {
   id?: string;
 }
 
+export interface SeedMessage {
+  authorId: string;
+  content: string;
+  /** When it was sent (ms since the epoch): its snowflake is made from it. */
+  at: number;
+}
+
 /** All of the fake's world, without any protocol concerns. */
 export class Store {
   readonly users = new Map<string, UserRecord>();
@@ -191,6 +198,54 @@ export class Store {
       channel.messageCount++;
       channel.totalMessageSent++;
     }
+  }
+
+  /**
+   * Messages already in a channel before the test looks (no gateway events), fast enough for thousands: each gets a
+   * snowflake of its own time, and the history stays in id order whatever was there before.
+   */
+  seedHistory(channelId: string, entries: readonly SeedMessage[]): MessageRecord[] {
+    const channel = this.channel(channelId);
+    const seeded = entries.map((entry) => {
+      const message: MessageRecord = {
+        id: snowflake(entry.at),
+        channelId,
+        guildId: channel.guildId,
+        authorId: entry.authorId,
+        type: 0,
+        content: entry.content,
+        embeds: [],
+        components: [],
+        attachments: [],
+        flags: 0,
+        tts: false,
+        nonce: null,
+        createdAt: entry.at,
+        editedAt: null,
+        mentionIds: [],
+        mentionRoleIds: [],
+        mentionEveryone: false,
+        allowedMentions: null,
+        reference: null,
+        snapshots: [],
+        webhookId: null,
+        applicationId: null,
+        interaction: null,
+        ephemeral: false,
+        threadId: null,
+        poll: null,
+        deleted: false,
+      };
+      this.messages.set(message.id, message);
+      return message;
+    });
+    const history = this.channelHistory.get(channelId)!;
+    history.push(...seeded.map((m) => m.id));
+    history.sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0));
+    channel.lastMessageId = history.at(-1) ?? null;
+    channel.messageCount += seeded.length;
+    channel.totalMessageSent += seeded.length;
+    return seeded;
   }
 
   removeMessage(message: MessageRecord): void {
