@@ -19,4 +19,5 @@ export async function registerCommand(args: string[], config: Config, io: Termin
   const registered = await registerCommands(config, { guildId: guild });
   const where = registered.guildId ? `in server ${registered.guildId}` : 'globally (may take a few minutes to appear)';
   io.out.write(`Registered ${registered.names.length} commands ${where}: ${registered.names.map((n) => `/${n}`).join(' ')}\n`);
+  io.out.write(`and ${registered.messageCommands.length} message commands (Apps menu): ${registered.messageCommands.join(', ')}\n`);
 }

@@ -1,5 +1,5 @@
-import { ApplicationCommandOptionType, PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
-import type { CommandContext, OptionValue } from '../../commands/command.ts';
+import { ApplicationCommandOptionType, PermissionFlagsBits, type ChatInputCommandInteraction, type RepliableInteraction } from 'discord.js';
+import type { CommandContext, InvocationContext, OptionValue } from '../../commands/command.ts';
 import type { Core } from '../../src/core.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { renderReply } from '../../src/streaming/render-reply.ts';
@@ -46,24 +46,28 @@ function optionValues(interaction: ChatInputCommandInteraction): Map<string, Opt
   return values;
 }
 
-function memberName(interaction: ChatInputCommandInteraction): string {
+function memberName(interaction: RepliableInteraction): string {
   const member = interaction.member;
   if (member && 'displayName' in member) return member.displayName;
   return member?.nick ?? interaction.user.displayName;
 }
 
 /** Roles of the member who ran the command (none in direct messages). */
-export function memberRoleIds(interaction: ChatInputCommandInteraction): string[] {
+export function memberRoleIds(interaction: RepliableInteraction): string[] {
   const member = interaction.member;
   if (!member) return [];
   return Array.isArray(member.roles) ? member.roles : [...member.roles.cache.keys()];
 }
 
 /**
- * The platform-neutral context of one slash command: who ran it where, its options, and replies bound to the
- * interaction (deferral, response, followups; streamed answers edited through the interaction webhook).
+ * Who pressed or ran what where, with replies bound to the interaction (deferral, response, followups; streamed
+ * answers edited through the interaction webhook). `showReasoning` when the user asked for the model's reasoning.
  */
-export function commandContext(interaction: ChatInputCommandInteraction, deps: CommandContextDeps): CommandContext {
+export function invocationContext(
+  interaction: RepliableInteraction,
+  deps: CommandContextDeps,
+  options: { showReasoning?: boolean } = {},
+): InvocationContext {
   const { core, logger, rateLimits } = deps;
   const replies = new InteractionReplies(interaction);
   const channel = interaction.channel;
@@ -72,20 +76,16 @@ export function commandContext(interaction: ChatInputCommandInteraction, deps: C
   const surface = () => new InteractionSurface({ replies, rateLimits, logger, uploadLimitBytes });
   const isAdmin =
     !interaction.inGuild() || (interaction.memberPermissions?.any([PermissionFlagsBits.ManageGuild, PermissionFlagsBits.Administrator]) ?? false);
-  const options = optionValues(interaction);
-  const subcommand = interaction.options.getSubcommand(false);
   const workspace = deps.history && interactionWorkspace(interaction, core, deps.history);
-  const voice = deps.voice?.controlFor({ guildId: interaction.guildId, channelId: interaction.channelId, userId: interaction.user.id });
+  const voice = deps.voice?.controlFor({ guildId: interaction.guildId, channelId: interaction.channelId ?? '', userId: interaction.user.id });
   return {
     platform: 'discord',
     ...(interaction.guildId !== null && { workspaceId: interaction.guildId }),
-    channelId: thread?.parentId ?? interaction.channelId,
+    channelId: thread?.parentId ?? interaction.channelId ?? '',
     ...(thread && { threadId: thread.id }),
     invocationId: interaction.id,
     user: { id: interaction.user.id, displayName: memberName(interaction), isAdmin },
     isDirect: !interaction.inGuild(),
-    ...(subcommand !== null && { subcommand }),
-    options,
     uploadLimitBytes,
     voiceMessages: true,
     ...(voice && { voice }),
@@ -103,7 +103,7 @@ export function commandContext(interaction: ChatInputCommandInteraction, deps: C
           { failed: (error) => logger.error({ err: error }, 'reply stream failed') },
           { emptyText: EMPTY_ANSWER },
         );
-        await finishReply(target, rendered, { showReasoning: options.get('reasoning') === true, logger });
+        await finishReply(target, rendered, { showReasoning: options.showReasoning ?? false, logger });
       } catch (error) {
         await reportFailure(target, error, logger);
       } finally {
@@ -118,5 +118,16 @@ export function commandContext(interaction: ChatInputCommandInteraction, deps: C
         target.dispose();
       }
     },
+  };
+}
+
+/** The platform-neutral context of one slash command: the invocation and its options. */
+export function commandContext(interaction: ChatInputCommandInteraction, deps: CommandContextDeps): CommandContext {
+  const options = optionValues(interaction);
+  const subcommand = interaction.options.getSubcommand(false);
+  return {
+    ...invocationContext(interaction, deps, { showReasoning: options.get('reasoning') === true }),
+    ...(subcommand !== null && { subcommand }),
+    options,
   };
 }

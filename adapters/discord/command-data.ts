@@ -9,8 +9,10 @@ import {
   type APIApplicationCommandOption,
   type APIApplicationCommandSubcommandOption,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
+  type RESTPostAPIContextMenuApplicationCommandsJSONBody,
 } from 'discord.js';
 import type { ChannelKind, CommandDefinition, CommandOption, CommandSubcommand } from '../../commands/command.ts';
+import type { MessageActionDefinition } from '../../commands/message-action.ts';
 
 const DESCRIPTION_LIMIT = 100;
 
@@ -82,5 +84,15 @@ export function commandData(definition: CommandDefinition): RESTPostAPIChatInput
     contexts: [InteractionContextType.Guild, InteractionContextType.BotDM],
     integration_types: [ApplicationIntegrationType.GuildInstall],
     ...(definition.adminOnly && { default_member_permissions: PermissionFlagsBits.ManageGuild.toString() }),
+  };
+}
+
+/** A message action as a Discord message command (in a message's Apps menu), usable where slash commands are. */
+export function messageCommandData(action: MessageActionDefinition): RESTPostAPIContextMenuApplicationCommandsJSONBody {
+  return {
+    type: ApplicationCommandType.Message,
+    name: action.name,
+    contexts: [InteractionContextType.Guild, InteractionContextType.BotDM],
+    integration_types: [ApplicationIntegrationType.GuildInstall],
   };
 }

@@ -1,14 +1,15 @@
-import { ApplicationCommandOptionType, ChannelType, MessageFlags, type ChatInputCommandInteraction, type Interaction } from 'discord.js';
+import { ApplicationCommandOptionType, ChannelType, type ChatInputCommandInteraction, type Interaction } from 'discord.js';
 import type { CommandDefinition } from '../../commands/command.ts';
 import { runCommand } from '../../commands/run-command.ts';
 import type { Core } from '../../src/core.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import type { PlatformHooks } from '../../src/platform/platform-hooks.ts';
-import { directMessageAccess, isAllowed } from './access-policy.ts';
 import type { HistoryCache } from '../../src/workspace/history-cache.ts';
+import { isAllowed } from './access-policy.ts';
 import { commandContext, memberRoleIds } from './command-context.ts';
 import { discordCommands } from './discord-commands.ts';
-import { NO_MENTIONS } from './mentions.ts';
+import { interactionRefusal, refuseInteraction, trackAnswer } from './interaction-gate.ts';
+import { MessageActionHandler } from './message-action-handler.ts';
 import type { RouteRateLimits } from './route-rate-limits.ts';
 import type { VoiceNotePolicy } from './voice-note-policy.ts';
 import type { DiscordVoice } from './voice/discord-voice.ts';
@@ -22,8 +23,6 @@ export interface CommandHandlerDeps {
   voice?: DiscordVoice;
   history: HistoryCache;
 }
-
-const DM_REFUSAL = "Herald answers direct messages only from members of the servers it's set up for.";
 
 const THREADS = new Set([ChannelType.PublicThread, ChannelType.PrivateThread, ChannelType.AnnouncementThread]);
 
@@ -39,46 +38,34 @@ function namedChannels(interaction: ChatInputCommandInteraction): string[][] {
   });
 }
 
-/** Runs slash commands through the core's runCommand, with the context bound to the interaction. */
+/** Runs slash commands through the core's runCommand, with the context bound to the interaction; message commands and their modals go to the MessageActionHandler. */
 export class CommandHandler {
   readonly #deps: CommandHandlerDeps;
   readonly #commands: Map<string, CommandDefinition>;
+  readonly #actions: MessageActionHandler;
 
   constructor(deps: CommandHandlerDeps) {
     this.#deps = deps;
     this.#commands = new Map(discordCommands(deps.voiceNotes).map((command) => [command.name, command]));
+    this.#actions = new MessageActionHandler(deps);
   }
 
   async handle(interaction: Interaction): Promise<void> {
+    if (interaction.isMessageContextMenuCommand() || interaction.isModalSubmit()) return this.#actions.handle(interaction);
     if (!interaction.isChatInputCommand()) return;
     const { core, logger, hooks } = this.#deps;
-    const refuse = (content: string) =>
-      interaction.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS }).then(
-        () => undefined,
-        (error: unknown) => logger.warn({ err: error }, 'refusing a command failed'),
-      );
+    const refuse = (content: string) => refuseInteraction(interaction, content, logger);
     const command = this.#commands.get(interaction.commandName);
     if (!command) return refuse(`I don't know /${interaction.commandName}; the commands may need registering again.`);
-    if (hooks.shutdown?.drainingSignal.aborted) return refuse('Herald is restarting; please try again in a minute.');
-    const channel = interaction.channel;
-    const channelIds = channel?.isThread() && channel.parentId ? [channel.id, channel.parentId] : [interaction.channelId];
-    const subject = { guildId: interaction.guildId ?? undefined, channelIds, roleIds: memberRoleIds(interaction) };
-    const access = core.config.discord?.access;
-    if (!isAllowed(access, subject)) return refuse("Herald isn't available here.");
-    const outside = namedChannels(interaction).find((channelIds) => !isAllowed(access, { ...subject, channelIds }));
+    const refusal = await interactionRefusal(interaction, this.#deps);
+    if (refusal) return refuse(refusal);
+    const subject = { guildId: interaction.guildId ?? undefined, roleIds: memberRoleIds(interaction) };
+    const outside = namedChannels(interaction).find((channelIds) => !isAllowed(core.config.discord?.access, { ...subject, channelIds }));
     if (outside) return refuse(`Herald isn't available in <#${outside[0]}>.`);
-    if (interaction.guildId === null && !(await directMessageAccess(interaction.client, access).allows(interaction.user.id))) {
-      return refuse(DM_REFUSAL);
-    }
     const ctx = commandContext(interaction, this.#deps);
     const work = runCommand(command, ctx, core).catch((error: unknown) =>
       logger.error({ err: error, command: command.name }, 'answering a command failed'),
     );
-    hooks.metrics?.inflightReplies?.inc();
-    try {
-      await (hooks.shutdown ? hooks.shutdown.track(work, `discord /${command.name}`) : work);
-    } finally {
-      hooks.metrics?.inflightReplies?.dec();
-    }
+    await trackAnswer(work, `discord /${command.name}`, hooks);
   }
 }

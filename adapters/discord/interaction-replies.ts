@@ -1,4 +1,4 @@
-import { MessageFlags, type ChatInputCommandInteraction } from 'discord.js';
+import { MessageFlags, type RepliableInteraction } from 'discord.js';
 import type { EditBody, MessageBody } from './discord-surface.ts';
 import { NO_MENTIONS } from './mentions.ts';
 
@@ -8,15 +8,15 @@ const VOICE_CAPTION = '🔊';
 type ReplyFlag = MessageFlags.SuppressEmbeds | MessageFlags.IsVoiceMessage | MessageFlags.Ephemeral;
 
 /**
- * The messages answering one slash command: the first fills the interaction's response (the reply itself,
+ * The messages answering one interaction (a command, a menu's action, a modal's submission): the first fills the interaction's response (the reply itself,
  * or the deferred "thinking…" message), later ones are followups. Edits go through the interaction webhook.
  */
 export class InteractionReplies {
-  readonly interaction: ChatInputCommandInteraction;
+  readonly interaction: RepliableInteraction;
   #originalFilled = false;
   #ephemeral = false;
 
-  constructor(interaction: ChatInputCommandInteraction) {
+  constructor(interaction: RepliableInteraction) {
     this.interaction = interaction;
   }
 

@@ -11,6 +11,7 @@ import { QuestionFlow } from '../../src/platform/question-flow.ts';
 import { createAssistant } from './assistant.ts';
 import { registerCommandListeners } from './command-listeners.ts';
 import { registerMessageListeners } from './message-listeners.ts';
+import { registerShortcutListeners } from './shortcut-listeners.ts';
 import type { BucketLimit } from './rate-budget.ts';
 import { RateBudget } from './rate-budget.ts';
 import { connectSlack } from './receivers.ts';
@@ -119,6 +120,7 @@ export async function startSlack(options: StartSlackOptions): Promise<RunningSla
   app.assistant(createAssistant(rt));
   registerMessageListeners(app, rt);
   registerCommandListeners(app, rt);
+  registerShortcutListeners(app, rt);
 
   if (connection.mode === 'socket') {
     hooks.health?.register('slack', async () => (connection.connected() ? { ok: true } : { ok: false, detail: 'Socket Mode reconnecting' }), {

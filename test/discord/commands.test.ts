@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerCommands } from '../../adapters/discord/index.ts';
-import { commands } from '../../commands/index.ts';
+import { commands, messageActions } from '../../commands/index.ts';
 import { MessageFlag, Permission, type InteractionRecord, type Json } from '../fakes/discord/index.ts';
 import { startHarness, type Harness } from './harness.ts';
 
@@ -31,7 +31,7 @@ describe('discord: slash commands', () => {
 
   it('registers every command globally or in one server by bulk overwrite, administrators-only ones hidden', async () => {
     const global = await registerCommands(h.config);
-    expect(global).toEqual({ names: commands.map((c) => c.name) });
+    expect(global).toEqual({ names: commands.map((c) => c.name), messageCommands: messageActions.map((a) => a.name) });
     expect(global.names).toEqual(expect.arrayContaining(['ask', 'say', 'transcribe', 'describe', 'reset', 'settings', 'usage']));
     const ids = h.fake.commands().map((c) => c.id);
     await registerCommands(h.config);
@@ -60,7 +60,7 @@ describe('discord: slash commands', () => {
 
     const local = await registerCommands(h.config, { guildId: h.fake.guild.id });
     expect(local.guildId).toBe(h.fake.guild.id);
-    expect(h.fake.commands(h.fake.guild.id)).toHaveLength(commands.length);
+    expect(h.fake.commands(h.fake.guild.id)).toHaveLength(commands.length + messageActions.length);
   });
 
   it('/ask defers, then streams the answer into the response', async () => {

@@ -5,6 +5,7 @@ import { Payloads } from './builders.ts';
 import { Cdn, type CdnRequestRecord, type HeldTransfer } from './cdn.ts';
 import { Gateway, type ConnectionRecord, type ReceivedPayload, type VoiceRequest } from './gateway.ts';
 import { Intent } from './intents.ts';
+import { submitModal, type SubmitModalInput } from './modals.ts';
 import { clickComponent, invokeCommand, type ClickComponentInput, type InvokeCommandInput, type TestFile } from './interactions.ts';
 import { resolveMentions } from './mentions.ts';
 import { contentVisible, dispatchMessage, makeAttachment, restMessage } from './message-service.ts';
@@ -667,6 +668,29 @@ export class FakeDiscord {
   /** A user runs a registered command; dispatches INTERACTION_CREATE. Defaults: alice in the text channel. */
   invokeCommand(input: Omit<InvokeCommandInput, 'userId' | 'channelId'> & { userId?: string; channelId?: string }): InteractionRecord {
     return invokeCommand(this.#world, { ...input, userId: input.userId ?? this.users.alice.id, channelId: input.channelId ?? this.textChannel.id });
+  }
+
+  /**
+   * A user picks a message command from a message's Apps menu (type 3 command with `target_id` and the message in
+   * `resolved.messages`), in the message's channel; `locale` is the user's client language (default en-US).
+   */
+  runMessageCommand(input: { name: string; messageId: string; userId?: string; locale?: string }): InteractionRecord {
+    const message = this.#world.store.messages.get(input.messageId);
+    if (!message || message.deleted) throw new Error(`fake discord: no message ${input.messageId}`);
+    return this.invokeCommand({
+      name: input.name,
+      commandType: 3,
+      targetId: message.id,
+      channelId: message.channelId,
+      ...(input.userId !== undefined && { userId: input.userId }),
+      ...(input.locale !== undefined && { locale: input.locale }),
+    });
+  }
+
+  /** The user fills in and submits the modal an interaction was answered with; dispatches INTERACTION_CREATE (type 5). */
+  submitModal(input: Omit<SubmitModalInput, 'userId'> & { userId?: string }): InteractionRecord {
+    const source = this.#world.store.interactions.get(input.interactionId);
+    return submitModal(this.#world, { ...input, userId: input.userId ?? source?.userId ?? this.users.alice.id });
   }
 
   /** A user clicks a button or picks from a select menu of a message; dispatches INTERACTION_CREATE. */

@@ -1,6 +1,7 @@
 export { FakeDiscord, startFakeDiscord } from './fake-discord.ts';
 export type { FakeDiscordOptions, ForwardMessageInput, SendMessageInput, UserMessageAttachment, WaitForOptions } from './fake-discord.ts';
 export type { InvokeCommandInput, ClickComponentInput, OptionValue, TestFile } from './interactions.ts';
+export type { ModalValues, SubmitModalInput } from './modals.ts';
 export type { RestRequestRecord, RecordedFile } from './rest-router.ts';
 export type { RateLimitConfig, BucketLimit, RateLimitHit } from './rate-limiter.ts';
 export type { ConnectionRecord, ReceivedPayload, VoiceRequest } from './gateway.ts';

@@ -49,7 +49,7 @@ const OPTION_TYPE = {
   Attachment: 11,
 } as const;
 
-function newToken(id: string): string {
+export function newToken(id: string): string {
   return `${Buffer.from(`interaction:${id}:`).toString('base64url')}${randomBytes(48).toString('base64url')}`;
 }
 
@@ -166,8 +166,8 @@ function compactResolved(resolved: Resolved): Json | null {
   return entries.length ? Object.fromEntries(entries) : null;
 }
 
-/** The parts of an interaction payload that depend on who invoked it where. */
-function context(world: World, userId: string, channelId: string, locale: string): Json {
+/** The parts of an interaction payload that depend on who invoked it where (`locale`: the user's client language). */
+export function interactionContext(world: World, userId: string, channelId: string, locale: string): Json {
   const channel = world.store.channel(channelId);
   const guild = channel.guildId ? world.store.guild(channel.guildId) : null;
   const appPermissions = guild ? world.payloads.permissionsIn(guild, world.bot.id, channel) : 0n;
@@ -206,7 +206,7 @@ type NewInteraction = Omit<
   'callbacks' | 'responseType' | 'respondedAt' | 'originalMessageId' | 'followupIds' | 'deferredEphemeral'
 >;
 
-function register(world: World, record: NewInteraction): InteractionRecord {
+export function registerInteraction(world: World, record: NewInteraction): InteractionRecord {
   const full: InteractionRecord = {
     ...record,
     callbacks: [],
@@ -249,7 +249,7 @@ export function invokeCommand(world: World, input: InvokeCommandInput): Interact
   const token = newToken(id);
   const resolvedPayload = compactResolved(resolved);
   const payload: Json = {
-    ...context(world, input.userId, channel.id, input.locale ?? 'en-US'),
+    ...interactionContext(world, input.userId, channel.id, input.locale ?? 'en-US'),
     id,
     token,
     type: 2,
@@ -263,7 +263,7 @@ export function invokeCommand(world: World, input: InvokeCommandInput): Interact
       ...(input.targetId ? { target_id: input.targetId } : {}),
     },
   };
-  return register(world, {
+  return registerInteraction(world, {
     id,
     token,
     type: 2,
@@ -296,7 +296,7 @@ export function clickComponent(world: World, input: ClickComponentInput): Intera
   const id = snowflake();
   const token = newToken(id);
   const payload: Json = {
-    ...context(world, input.userId, message.channelId, 'en-US'),
+    ...interactionContext(world, input.userId, message.channelId, 'en-US'),
     id,
     token,
     type: 3,
@@ -307,7 +307,7 @@ export function clickComponent(world: World, input: ClickComponentInput): Intera
     },
     message: restMessage(world, message),
   };
-  return register(world, {
+  return registerInteraction(world, {
     id,
     token,
     type: 3,

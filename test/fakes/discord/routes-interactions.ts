@@ -4,6 +4,7 @@ import { MessageFlag, validateMessageBody } from './message-validation.ts';
 import type { UploadedFile } from './multipart.ts';
 import type { InteractionRecord, Json, MessageRecord } from './records.ts';
 import { route, type RouteContext, type RouteDef } from './rest-router.ts';
+import { validateModal } from './modals.ts';
 import { snowflake } from './snowflake.ts';
 import type { World } from './world.ts';
 
@@ -18,8 +19,15 @@ const CallbackType = {
   LaunchActivity: 12,
 } as const;
 
-/** Response types Discord accepts per interaction type (2 command, 3 component). */
+/** Response types Discord accepts per interaction type (2 command, 3 component, 5 modal submit). */
 const ALLOWED_RESPONSES: Record<number, number[]> = {
+  // Updating a message is for a modal opened from one of its components.
+  5: [
+    CallbackType.ChannelMessageWithSource,
+    CallbackType.DeferredChannelMessageWithSource,
+    CallbackType.DeferredUpdateMessage,
+    CallbackType.UpdateMessage,
+  ],
   2: [CallbackType.ChannelMessageWithSource, CallbackType.DeferredChannelMessageWithSource, CallbackType.Modal],
   3: [
     CallbackType.ChannelMessageWithSource,
@@ -95,18 +103,6 @@ function loadingMessage(world: World, interaction: InteractionRecord, ephemeral:
   return message;
 }
 
-function validateModal(data: unknown): void {
-  const input = (data ?? {}) as Json;
-  const errors = new FormErrors();
-  if (typeof input.custom_id !== 'string' || input.custom_id.length === 0) errors.required(['data', 'custom_id']);
-  else if (input.custom_id.length > 100) errors.maxLength(['data', 'custom_id'], 100);
-  if (typeof input.title !== 'string' || input.title.length === 0) errors.required(['data', 'title']);
-  else if (input.title.length > 45) errors.maxLength(['data', 'title'], 45);
-  if (!Array.isArray(input.components) || input.components.length === 0) errors.required(['data', 'components']);
-  else if (input.components.length > 5) errors.maxLength(['data', 'components'], 5);
-  errors.throwIfAny();
-}
-
 function callback(context: RouteContext) {
   const { world, params, body, files, query } = context;
   const interaction = world.store.interactions.get(params.interaction_id as string);
@@ -124,7 +120,8 @@ function callback(context: RouteContext) {
     if (Date.now() - interaction.createdAt > world.options.interactionResponseTimeoutMs) throw DiscordErrors.unknownInteraction();
     if (interaction.responseType !== null) throw DiscordErrors.alreadyAcknowledged();
     const type = input.type;
-    const allowed = ALLOWED_RESPONSES[interaction.type] ?? [];
+    const updates = [CallbackType.DeferredUpdateMessage, CallbackType.UpdateMessage] as number[];
+    const allowed = (ALLOWED_RESPONSES[interaction.type] ?? []).filter((t) => interaction.sourceMessageId !== null || !updates.includes(t));
     if (typeof type !== 'number' || !allowed.includes(type)) {
       const errors = new FormErrors();
       if (type === undefined) errors.required(['type']);

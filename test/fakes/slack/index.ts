@@ -27,6 +27,7 @@ import { RateLimiter } from './rate-limits.ts';
 import type { RateLimitOptions, Served429 } from './rate-limits.ts';
 import { ResponseUrls } from './response-urls.ts';
 import type { ResponseUrlPost } from './response-urls.ts';
+import { messageShortcutPayload, type MessageShortcutInput } from './shortcuts.ts';
 import { SocketModeServer } from './socket-mode.ts';
 import { Workspace } from './state.ts';
 import type { AssistantThreadState, Json, OtherBot, SlackChannel, SlackUser, StoredFile, StoredMessage } from './state.ts';
@@ -39,6 +40,7 @@ export type { ResponseUrlPost, Served429, SlackChannel, SlackUser, SlashCommandO
 export type { SocketConnection, SocketDelivery, SocketDeliveryOptions } from './socket-mode.ts';
 export type { AssistantThreadOptions, BotPostOptions, FileShareOptions, MentionOptions, PostOptions } from './event-builders.ts';
 export type { OtherBot } from './state.ts';
+export type { MessageShortcutInput } from './shortcuts.ts';
 export { slackSignature } from './signing.ts';
 
 export const DEFAULT_SCOPES = [
@@ -255,6 +257,25 @@ export class FakeSlack {
         },
       ],
     };
+  }
+
+  /**
+   * A `message_action` payload for one of the app's message shortcuts picked on a message; deliver it with
+   * sendInteractive (HTTP) or socket.sendInteractive (Socket Mode).
+   */
+  messageShortcutPayload(input: MessageShortcutInput): Json {
+    const defaults = { userId: this.userId, channelId: this.channelId };
+    return messageShortcutPayload(
+      { ws: this.workspace, verificationToken: this.verificationToken, responseUrls: this.#responseUrls, defaults },
+      input,
+    );
+  }
+
+  /** Ephemeral messages the bot sent (chat.postEphemeral): Slack keeps none of them, so they come from the call log. */
+  ephemeralMessages(user?: string): Json[] {
+    return this.calls('chat.postEphemeral')
+      .filter((c) => c.response.ok === true && (user === undefined || c.args.user === user))
+      .map((c) => ({ ...c.args, ts: c.response.message_ts }));
   }
 
   get responseUrlPosts(): readonly ResponseUrlPost[] {

@@ -1,5 +1,5 @@
 import { jsonArg } from './blocks.ts';
-import { fail, missingArgument, stringArg } from './method-types.ts';
+import { boolArg, fail, missingArgument, stringArg } from './method-types.ts';
 import type { MethodCall, MethodSpec, Outcome } from './method-types.ts';
 import type { AssistantThreadState, Json } from './state.ts';
 
@@ -24,8 +24,10 @@ function connectionsOpen({ core }: MethodCall): Json {
 function usersInfo({ core, args }: MethodCall): Json {
   const id = stringArg(args, 'user');
   if (!id) return missingArgument('user');
-  const user = core.ws.users.get(id);
-  return user ? { ok: true, user } : fail('user_not_found');
+  const found = core.ws.users.get(id);
+  if (!found) return fail('user_not_found');
+  const { locale = 'en-US', ...user } = found;
+  return { ok: true, user: boolArg(args, 'include_locale') ? { ...user, locale } : user };
 }
 
 function botsInfo({ core, args }: MethodCall): Json {

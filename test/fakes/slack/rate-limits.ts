@@ -63,6 +63,7 @@ export const METHOD_TIERS: Record<string, 1 | 2 | 3 | 4> = {
   'team.info': 3,
   'bots.info': 3,
   'chat.appendStream': 4,
+  'chat.postEphemeral': 4,
   'users.info': 4,
   'files.info': 4,
   'files.getUploadURLExternal': 4,

@@ -12,6 +12,8 @@ export interface SlackUser {
   tz: string;
   tz_offset: number;
   profile: Json;
+  /** The user's language (IETF tag, e.g. `fr-FR`); users.info shows it only with include_locale. */
+  locale?: string;
 }
 
 export interface SlackChannel {

@@ -9,6 +9,7 @@ import { fail } from './method-types.ts';
 import type { FakeCore, MethodSpec, TokenKind } from './method-types.ts';
 import { chatMethods } from './methods-chat.ts';
 import { conversationMethods } from './methods-conversations.ts';
+import { ephemeralMethods } from './methods-ephemeral.ts';
 import { permalinkMethods } from './methods-permalink.ts';
 import { fileMethods } from './methods-files.ts';
 import { streamMethods } from './methods-stream.ts';
@@ -18,6 +19,7 @@ import type { Json } from './state.ts';
 export const METHODS: Record<string, MethodSpec> = {
   ...workspaceMethods,
   ...chatMethods,
+  ...ephemeralMethods,
   ...streamMethods,
   ...conversationMethods,
   ...permalinkMethods,
