@@ -68,7 +68,13 @@ export function slackCommandContext(rt: SlackRuntime, input: CommandContextInput
       );
     },
     replyStream: async (stream: ReplyStream, options?: { ephemeral?: boolean }) => {
-      if (options?.ephemeral) return replyEphemerally(rt, { channel: target.channel, userId: invocation.userId, respond }, stream);
+      if (options?.ephemeral) {
+        return replyEphemerally(
+          rt,
+          { channel: target.channel, ...(target.threadTs && { threadTs: target.threadTs }), userId: invocation.userId, respond },
+          stream,
+        );
+      }
       await sendReply(rt, stream, { target, wantsReasoning: input.options.get('reasoning') === true });
     },
     upload: async (file: OutgoingFile, text?: string) => {

@@ -10,6 +10,7 @@ import { messageKey, tsMs } from './message-key.ts';
 import type { SlackRuntime } from './runtime.ts';
 import { editOf, isFromPerson, mentionsUser, type SlackEdit, type SlackMessageChangedEvent, type SlackMessageEvent } from './slack-event.ts';
 import { slackQuestion, type AnswerOptions } from './slack-question.ts';
+import { summarizeOnMention, summaryMention } from './summary-listeners.ts';
 
 export function registerMessageListeners(app: App, rt: SlackRuntime): void {
   const { botUserId, teamId } = rt.identity;
@@ -17,6 +18,8 @@ export function registerMessageListeners(app: App, rt: SlackRuntime): void {
   app.event('app_mention', async ({ event }) => {
     const mention = event as unknown as SlackMessageEvent;
     if (!isFromPerson(mention, botUserId)) return;
+    const summary = summaryMention(mention, botUserId);
+    if (summary) return summarizeOnMention(rt, mention, summary);
     ask(rt, 'mention', mention, { threadTs: mention.thread_ts ?? mention.ts });
   });
 
@@ -45,7 +48,9 @@ export function registerMessageListeners(app: App, rt: SlackRuntime): void {
     // Slack sends a mention both as app_mention and as this message, and now and then only as this message
     // (a file shared with a mention): whichever comes first is answered, the other finds the message claimed.
     if (mentionsUser(event.text, botUserId)) {
-      ask(rt, 'mention', event, { threadTs: event.thread_ts ?? event.ts });
+      const summary = summaryMention(event, botUserId);
+      if (summary) summarizeOnMention(rt, event, summary);
+      else ask(rt, 'mention', event, { threadTs: event.thread_ts ?? event.ts });
       return;
     }
     // A thread follow-up only where Herald has replied.

@@ -12,6 +12,7 @@ import { createAssistant } from './assistant.ts';
 import { registerCommandListeners } from './command-listeners.ts';
 import { registerMessageListeners } from './message-listeners.ts';
 import { registerShortcutListeners } from './shortcut-listeners.ts';
+import { registerSummaryListeners } from './summary-listeners.ts';
 import type { BucketLimit } from './rate-budget.ts';
 import { RateBudget } from './rate-budget.ts';
 import { connectSlack } from './receivers.ts';
@@ -121,6 +122,7 @@ export async function startSlack(options: StartSlackOptions): Promise<RunningSla
   registerMessageListeners(app, rt);
   registerCommandListeners(app, rt);
   registerShortcutListeners(app, rt);
+  registerSummaryListeners(app, rt);
 
   if (connection.mode === 'socket') {
     hooks.health?.register('slack', async () => (connection.connected() ? { ok: true } : { ok: false, detail: 'Socket Mode reconnecting' }), {

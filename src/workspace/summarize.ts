@@ -52,8 +52,9 @@ export interface SummaryDeps {
 export async function summarize(request: SummaryRequest, deps: SummaryDeps): Promise<void> {
   deps.emit({ type: 'status', phase: 'reading', text: 'reading the messages…' });
   const read = await request.history.read(request.range, deps.signal);
-  // A message without text (a reply still loading, a sticker) says nothing a summary could cite.
-  const said = read.messages.filter((m) => m.text.trim() !== '');
+  const { history } = request;
+  // Herald's own messages and the request itself are not the conversation; a message without text says nothing.
+  const said = read.messages.filter((m) => m.id !== history.questionId && m.authorId !== history.heraldId && m.text.trim() !== '');
   const messages = request.sinceLastBy === undefined ? said : unreadBy(said, request.sinceLastBy);
   const place = placeOf(request.range, messages);
   const time = messageTimeFormat(deps.timezone);

@@ -70,6 +70,16 @@ describe('discord: /summarize', () => {
     expect(refused).toMatchObject({ ephemeral: true, content: 'I can\'t read "whenever" as a time: try 30m, 2h, today, yesterday or 9:00.' });
   });
 
+  it('"Summarize from here" starts at the message pressed on, for the presser alone', async () => {
+    const before = h.finished;
+    const record = h.fake.runMessageCommand({ name: 'Summarize from here', messageId: seeded[1]!.id });
+    await h.repliesFinished(before + 1);
+    const message = answer(record);
+    expect(message.ephemeral).toBe(true);
+    expect(message.content).toMatch(/^Echo: \[1\] Alice \(.+\): The build is broken on main\./);
+    expect(sourceLinks(message)).toEqual(seeded.slice(1).map(jumpLink));
+  });
+
   it('summarizes a long range in parts, keeps citing the original messages and says what was left out', async () => {
     const busy = h.fake.addChannel({ name: 'busy' }).id;
     for (let i = 1; i <= 400; i += 1) {
