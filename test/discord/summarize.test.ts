@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerCommands } from '../../adapters/discord/index.ts';
-import type { InteractionRecord, MessageRecord } from '../fakes/discord/index.ts';
+import { Permission, type InteractionRecord, type MessageRecord } from '../fakes/discord/index.ts';
 import { startHarness, type Harness } from './harness.ts';
 
 describe('discord: /summarize', () => {
@@ -68,6 +68,17 @@ describe('discord: /summarize', () => {
     expect(sourceLinks(message)).toEqual(seeded.map(jumpLink));
     const refused = answer(await run({ since: 'whenever' }));
     expect(refused).toMatchObject({ ephemeral: true, content: 'I can\'t read "whenever" as a time: try 30m, 2h, today, yesterday or 9:00.' });
+  });
+
+  it('refuses in one line a channel the asker cannot read, asking the service nothing', async () => {
+    const hidden = { id: h.fake.guild.id, type: 0 as const, allow: '0', deny: String(Permission.ViewChannel) };
+    const member = (id: string) => ({ id, type: 1 as const, allow: String(Permission.ViewChannel | Permission.ReadMessageHistory), deny: '0' });
+    const secret = h.fake.addChannel({ name: 'secret', permissionOverwrites: [hidden, member(h.fake.users.bob.id), member(h.fake.botUser.id)] }).id;
+    h.fake.sendMessage({ channelId: secret, authorId: h.fake.users.bob.id, content: 'The launch codename is Falcon.' });
+    const requests = h.emu.requests.length;
+    const message = answer(await run({ channel: secret, count: 10 }));
+    expect(message).toMatchObject({ ephemeral: true, content: "⚠️ You can't read #secret, so I won't read it for you." });
+    expect(h.emu.requests.length).toBe(requests);
   });
 
   it('"Summarize from here" starts at the message pressed on, for the presser alone', async () => {
