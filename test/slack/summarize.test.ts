@@ -22,7 +22,8 @@ describe('slack: summaries of a channel and of a thread', () => {
   let bob: string;
 
   beforeAll(async () => {
-    world = await startSlackWorld();
+    // A small context, so a few hundred messages need summarizing in parts.
+    world = await startSlackWorld({ env: { CONTEXT_TOKENS: '3000' } });
     fake = world.fake;
     bob = fake.addUser({ name: 'bob' }).id;
     const start = Date.now() - 10 * MINUTE;
@@ -67,6 +68,33 @@ describe('slack: summaries of a channel and of a thread', () => {
     const [posted] = fake.botMessages(fake.channelId);
     expect(sourceLinks(posted!.blocks)).toEqual(seeded.map((m) => permalink(fake.channelId, m.ts)));
     expect(fake.ephemeralMessages().length).toBe(before + 2);
+  });
+
+  it('summarizes a long range of another channel in parts, citing its messages and saying what was left out', async () => {
+    const busy = fake.addChannel({ name: 'busy' }).id;
+    fake.workspace.setMembers(busy, [fake.userId, fake.botUserId, bob]);
+    const start = Date.now() - 500 * MINUTE;
+    const messages = fake.workspace.seedHistory(
+      busy,
+      Array.from({ length: 400 }, (_, i) => ({
+        user: bob,
+        text: `status update ${i + 1}: the launch checklist item ${i + 1} has an owner now`,
+        at: start + i * MINUTE,
+      })),
+    );
+    const before = fake.ephemeralMessages().length;
+    const requests = world.emu.requests.length;
+    await fake.sendSlashCommand({ command: '/summarize', text: `--count=400 <#${busy}|busy>` });
+    await world.herald.settled();
+    expect(world.emu.requests.length - requests).toBeGreaterThan(2);
+    const shown = ephemeralSince(before);
+    const text = shown.map((m) => String(m.text)).join('\n');
+    const leftOut = Number(/the oldest (\d+) messages, before .+, were left out\._/.exec(text)?.[1]);
+    expect(leftOut).toBeGreaterThan(0);
+    expect(text).toMatch(/^Echo: Part 1 \(.+\):\nEcho: \[1\] bob \(.+\): status update \d+/);
+    const links = sourceLinks(shown.at(-1)!.blocks);
+    expect(links[0]).toBe(permalink(busy, messages[leftOut]!.ts));
+    expect(links.every((link) => messages.some((m) => permalink(busy, m.ts) === link))).toBe(true);
   });
 
   it('the Summarize thread shortcut and "@Herald summarize" summarize the thread for the asker alone', async () => {
