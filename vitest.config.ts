@@ -10,6 +10,8 @@ const unit = [
   'test/conversation/reply-citations.test.ts',
   'test/conversation/system-prompt.test.ts',
   'test/conversation/token-estimate.test.ts',
+  'test/workspace/summarize-markers.test.ts',
+  'test/workspace/summarize-parts.test.ts',
   'test/workspace/summarize-since.test.ts',
   'test/workspace/summarize.test.ts',
   'test/discord/finish-reply.test.ts',
