@@ -56,6 +56,7 @@ export async function startDiscord({ core, logger, hooks = {}, voice: voiceOptio
   const voice = createDiscordVoice(client, { capabilities: core.capabilities, store: core.store, logger: log }, voiceOptions);
   const commands = new CommandHandler({ core, logger: log, rateLimits, voiceNotes, hooks, voice, history });
   client.on(Events.MessageCreate, (message) => {
+    if (message.author.id !== client.user?.id) history.forgetChannel(message.channelId);
     messages.handle(message).catch((error: unknown) => log.error({ err: error }, 'handling a message failed'));
   });
   client.on(Events.MessageUpdate, (_old, updated) => {

@@ -2,9 +2,10 @@
  * A Discord channel's or thread's history for one asker: GET /channels/{id}/messages in pages of 100, newest first
  * with `before`, within the pages a question may fetch; permissions are checked before every read, cached or not.
  */
-import type { Client, Message, TextBasedChannel } from 'discord.js';
+import type { Client, Embed, Message, TextBasedChannel } from 'discord.js';
 import type { DiscordAccess } from '../../src/config/config.ts';
 import type { HistoryCache } from '../../src/workspace/history-cache.ts';
+import { pageBudgetNote } from '../../src/workspace/read-extent.ts';
 import { SharedFileReader } from '../../src/workspace/shared-file-text.ts';
 import type { HistoryRange, HistoryRead, WorkspaceHistory, WorkspaceMessage } from '../../src/workspace/workspace-history.ts';
 import { cdnRequest } from './attachments.ts';
@@ -87,7 +88,7 @@ export class DiscordWorkspace implements WorkspaceHistory {
     const files = new SharedFileReader();
     const messages: WorkspaceMessage[] = [];
     for (const message of kept.reverse()) messages.push(await toWorkspaceMessage(message, channelName, files, signal));
-    const cutShort = more && kept.length < range.limit ? budgetNote(messages[0]) : undefined;
+    const cutShort = more && kept.length < range.limit ? pageBudgetNote(messages, 'newest-first') : undefined;
     return { messages, ...(cutShort && { cutShort }) };
   }
 }
@@ -98,9 +99,9 @@ function inRange(message: Message, range: HistoryRange): boolean {
   return true;
 }
 
-function budgetNote(oldest: WorkspaceMessage | undefined): string {
-  if (!oldest) return 'I could not read any of this channel’s history.';
-  return `I read only the latest messages, back to ${new Date(oldest.sentAt).toISOString()}.`;
+/** What an embed says (a bot's message is often only embeds). */
+function embedText(embed: Embed): string {
+  return [embed.title, embed.description].filter((part) => part).join(': ');
 }
 
 async function toWorkspaceMessage(message: Message, channelName: string, files: SharedFileReader, signal: AbortSignal): Promise<WorkspaceMessage> {
@@ -115,7 +116,7 @@ async function toWorkspaceMessage(message: Message, channelName: string, files: 
     authorId: message.author.id,
     author: message.member?.displayName ?? message.author.displayName,
     isBot: message.author.bot,
-    text: [message.cleanContent, fileText].filter((t) => t !== '').join('\n'),
+    text: [message.cleanContent, ...message.embeds.map(embedText), fileText].filter((t) => t !== '').join('\n'),
     sentAt: message.createdTimestamp,
     link: message.url,
   };

@@ -39,6 +39,7 @@ export function registerMessageListeners(app: App, rt: SlackRuntime): void {
       return;
     }
     const event = message as unknown as SlackMessageEvent;
+    if (event.user !== botUserId && changed.subtype !== 'message_changed') rt.history.cache.forgetChannel(event.channel);
     if (!isFromPerson(event, botUserId)) return;
     // Replies in DM threads belong to the assistant container (Bolt's Assistant takes them before this).
     if (event.channel_type === 'im') {

@@ -8,6 +8,7 @@
 import { webApi } from '@slack/bolt';
 import type { Logger } from '../../src/log/logger.ts';
 import type { HistoryCache } from '../../src/workspace/history-cache.ts';
+import { pageBudgetNote, readExtent } from '../../src/workspace/read-extent.ts';
 import { SharedFileReader, type SharedFile } from '../../src/workspace/shared-file-text.ts';
 import type { HistoryRange, HistoryRead, WorkspaceHistory, WorkspaceMessage } from '../../src/workspace/workspace-history.ts';
 import { slackFileRequest } from './file-download.ts';
@@ -149,11 +150,8 @@ class SlackWorkspace implements WorkspaceHistory {
     // A thread's first page leads with its parent whatever the bounds say.
     const shown = chosen.filter((m) => SHOWN_SUBTYPES.has(m.subtype) && inRange(m, range));
     const messages = await this.#toWorkspaceMessages(facts, shown, range, signal);
-    const cutShort = limited
-      ? limitedNote(messages, thread !== undefined)
-      : more && kept.length < range.limit
-        ? budgetNote(messages, thread !== undefined)
-        : undefined;
+    const order = thread ? 'oldest-first' : 'newest-first';
+    const cutShort = limited ? limitedNote(messages, order) : more && kept.length < range.limit ? pageBudgetNote(messages, order) : undefined;
     return { messages, ...(cutShort && { cutShort }) };
   }
 
@@ -232,20 +230,9 @@ function sharedFile(api: SlackApi, file: SlackFile): SharedFile[] {
   return [{ request: slackFileRequest(url, fileName(file), options, file.size), mime: file.mimetype ?? null }];
 }
 
-function since(messages: WorkspaceMessage[], thread: boolean): string {
-  const edge = thread ? messages.at(-1) : messages[0];
-  if (!edge) return 'none of it';
-  const when = new Date(edge.sentAt).toISOString().replace('T', ' ').slice(0, 16);
-  return thread ? `its first ${messages.length} messages (up to ${when} UTC)` : `the latest ${messages.length} messages (back to ${when} UTC)`;
-}
-
-function limitedNote(messages: WorkspaceMessage[], thread: boolean): string {
+function limitedNote(messages: WorkspaceMessage[], order: 'newest-first' | 'oldest-first'): string {
   return (
     `Slack lets this app read only ${LIMITED_PAGE} messages a minute here (apps outside the Slack Marketplace are limited since 2025), ` +
-    `so I could read ${since(messages, thread)}. Installing Herald as the workspace's own app lifts this limit.`
+    `so I could read ${readExtent(messages, order)}. Installing Herald as the workspace's own app lifts this limit.`
   );
-}
-
-function budgetNote(messages: WorkspaceMessage[], thread: boolean): string {
-  return `There is more history than I read for one question: I read ${since(messages, thread)}.`;
 }

@@ -1,5 +1,7 @@
 import type { Citation } from '../service/types.ts';
 
+const MARKER = /\[(\d{1,4}(?:\s*,\s*\d{1,4})*)\]/g;
+
 /**
  * The numbered sources of one reply. The capability layer numbers each service response's sources
  * 1..n on its own; a reply built from several responses (tool rounds) needs one list, so later
@@ -10,6 +12,16 @@ export class ReplyCitations {
 
   get list(): Citation[] {
     return [...this.#citations];
+  }
+
+  /**
+   * The sources to show under `answer`: every web page the service cited, and the workspace messages a tool found
+   * only when the answer cites them, so a search's other matches are not passed off as sources. Numbers are kept.
+   */
+  shownWith(answer: string): Citation[] {
+    const cited = new Set<number>();
+    for (const [, list] of answer.matchAll(MARKER)) for (const n of list!.split(',')) cited.add(Number(n.trim()));
+    return this.#citations.filter((c) => c.message === undefined || cited.has(c.index));
   }
 
   /**

@@ -55,6 +55,7 @@ export async function runReplyLoop(input: ReplyLoopInput): Promise<ReplyLoopResu
   const systemTokens = estimateTextTokens(input.system) + 4;
   let currentTokens = estimateMessageTokens(input.user, input.imageTokens);
   let announcedTrim = false;
+  let shown = '';
 
   for (let round = 0; ; round += 1) {
     const lastRound = round >= input.maxToolRounds;
@@ -83,6 +84,7 @@ export async function runReplyLoop(input: ReplyLoopInput): Promise<ReplyLoopResu
       ...(input.model && { model: input.model }),
       signal,
     });
+    shown += response.content;
 
     if (response.calls.length === 0 || lastRound) {
       if (response.calls.length > 0 || (lastRound && response.content.trim() === '')) {
@@ -92,6 +94,9 @@ export async function runReplyLoop(input: ReplyLoopInput): Promise<ReplyLoopResu
           text: `I stopped after ${input.maxToolRounds} round${input.maxToolRounds === 1 ? '' : 's'} of tool use, so this answer may be incomplete.`,
         });
       }
+      const listed = sources.list;
+      const cited = sources.shownWith(shown);
+      if (cited.length < listed.length) emit({ type: 'citations', citations: cited });
       const answer: ChatMessage = { role: 'assistant', content: response.content };
       current.push(answer);
       return { messages: current, answer: response.content };

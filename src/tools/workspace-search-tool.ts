@@ -9,6 +9,8 @@ export const MAX_FOUND_MESSAGES = 30;
 const DEFAULT_FOUND_MESSAGES = 15;
 /** Longest text of one message shown to the model. */
 const MAX_MESSAGE_CHARS = 600;
+/** Longest query ranked: the model's, but still bounded before tokenizing. */
+const MAX_QUERY_CHARS = 500;
 
 interface SearchArgs {
   query?: string;
@@ -25,18 +27,26 @@ export const workspaceSearchTool = defineTool<SearchArgs>({
     type: 'object',
     properties: {
       query: { type: 'string', description: 'keywords to look for, in the language of the messages; empty for the latest messages' },
-      channel: { type: 'string', description: 'another channel to search, by the name the user gave (e.g. "#launch"); omit for the current one' },
+      channel: {
+        type: 'string',
+        description: 'a channel to search as a whole, by the name the user gave (e.g. "#launch"); omit for the current channel or thread',
+      },
       limit: { type: 'integer', description: `how many messages to return, 1-${MAX_FOUND_MESSAGES} (default ${DEFAULT_FOUND_MESSAGES})` },
     },
   },
   available: (context) => context.workspace !== undefined,
-  async handler({ query = '', channel, limit }, context) {
+  async handler({ query: asked = '', channel, limit }, context) {
+    const query = asked.slice(0, MAX_QUERY_CHARS);
     const workspace = context.workspace!;
     const range = await rangeOf(channel, context);
     if (typeof range === 'string') return range;
     const read = await workspace.read(range, context.signal);
     const sources = read.messages.filter((m) => m.id !== workspace.questionId && m.authorId !== workspace.heraldId);
     const found = searchMessages(sources, query, Math.min(MAX_FOUND_MESSAGES, Math.max(1, limit ?? DEFAULT_FOUND_MESSAGES)));
+    context.logger.info(
+      { channel: range.channelId, thread: range.threadId, read: read.messages.length, found: found.length, cutShort: read.cutShort !== undefined },
+      'searched the workspace history',
+    );
     const note = read.cutShort ? `\nNote for the answer: ${read.cutShort}` : '';
     if (found.length === 0) return `No message matches${query ? ` "${query}"` : ''} among the ${sources.length} read.${note}`;
     const citations = found.map((m, i) => citationOf(m, i + 1));
@@ -53,7 +63,7 @@ async function rangeOf(channel: string | undefined, context: ToolContext): Promi
   if (channel === undefined || channel.trim() === '') return { ...here, limit: SEARCHED_MESSAGES };
   const channelId = await context.workspace!.channelNamed?.(channel.trim(), context.signal);
   if (channelId === undefined) return `There is no channel called ${channel} that I know of.`;
-  if (channelId === here.channelId) return { ...here, limit: SEARCHED_MESSAGES };
+  // A channel named is read whole, the current one too when asked from one of its threads.
   return { channelId, limit: SEARCHED_MESSAGES };
 }
 

@@ -1,16 +1,19 @@
 import type { HistoryRange, HistoryRead } from './workspace-history.ts';
 
-/** Reads kept at most, whatever their channels: the oldest one goes first. */
+/** Reads, and messages over all reads, kept at most: the oldest read goes first. */
 const MAX_READS = 64;
+const MAX_MESSAGES = 10_000;
 
 interface CachedRead {
+  range: HistoryRange;
   read: HistoryRead;
   expiresAt: number;
 }
 
 /**
- * Channel reads reused for a short while, per channel and range, so that a question's follow-ups and the summaries
- * of the same range do not fetch the history again. A deleted or edited message drops every read holding it.
+ * Channel reads reused for a short while, per channel and range, so that the searches of one answer and the summaries
+ * of the same range do not fetch the history again. A deleted or edited message drops every read holding it, and a new
+ * message (not Herald's own: its answers are no sources) every read of its channel or thread.
  * Permissions are not cached: the adapters check them before every read.
  */
 export class HistoryCache {
@@ -37,8 +40,19 @@ export class HistoryCache {
   set(range: HistoryRange, read: HistoryRead): void {
     const key = keyOf(range);
     this.#reads.delete(key);
-    this.#reads.set(key, { read, expiresAt: this.#now() + this.#ttlMs });
-    while (this.#reads.size > MAX_READS) this.#reads.delete(this.#reads.keys().next().value!);
+    this.#reads.set(key, { range, read, expiresAt: this.#now() + this.#ttlMs });
+    let total = 0;
+    for (const cached of this.#reads.values()) total += cached.read.messages.length;
+    for (const [oldest, cached] of this.#reads) {
+      if (this.#reads.size <= MAX_READS && total <= MAX_MESSAGES) break;
+      this.#reads.delete(oldest);
+      total -= cached.read.messages.length;
+    }
+  }
+
+  /** Someone wrote in the channel or thread `id`: its reads no longer hold its newest messages. */
+  forgetChannel(id: string): void {
+    for (const [key, cached] of this.#reads) if (cached.range.channelId === id || cached.range.threadId === id) this.#reads.delete(key);
   }
 
   /** A message was deleted or edited: no read holding it is reused (ids are the platform's: unique enough, and a rare extra eviction costs only a fetch). */

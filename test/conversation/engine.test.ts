@@ -308,6 +308,16 @@ describe('ConversationEngine: tools', () => {
     expect(reply.notices[0]!.text).toBe('I stopped after 1 round of tool use, so this answer may be incomplete.');
   });
 
+  it('lists only the workspace messages the answer cites, not every match of the search', async () => {
+    const { adapter } = setup([{ calls: [toolCall('s', 'search_messages', { query: 'ship' })] }, { text: 'Friday, says Carol [2].' }]);
+    const workspace = memoryWorkspace({
+      launch: [workspaceMessage('launch', 1, 'ship it?'), workspaceMessage('launch', 2, 'we ship on Friday', { author: 'Carol' })],
+    });
+    const reply = await adapter.send('when do we ship?', {}, { workspace });
+    expect(reply.citations.map((c) => [c.index, c.url, c.message?.author])).toEqual([[2, 'https://chat.example/launch/2', 'Carol']]);
+    expect(reply.text).toBe('Friday, says Carol [2].');
+  });
+
   it('offers search_messages where the adapter reads the workspace: its sources join the reply sources, renumbered; tool attachments pass on', async () => {
     const chart = defineTool({
       name: 'chart',

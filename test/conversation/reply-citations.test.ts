@@ -16,6 +16,19 @@ describe('ReplyCitations', () => {
     expect(sources.list.map((c) => c.url)).toEqual(['a', 'b']);
   });
 
+  it('shows every web source, and a workspace message only when the answer cites it, numbers kept', () => {
+    const sources = new ReplyCitations();
+    const message = (index: number, url: string) => ({ ...cite(index, url), message: { channelName: 'launch', author: 'Bob', sentAt: 0 } });
+    sources.add([cite(1, 'web')]);
+    sources.add([message(1, 'm1'), message(2, 'm2'), message(3, 'm3')]);
+    expect(sources.shownWith('The web says so [1]; Bob decided it [4, 2].').map((c) => [c.index, c.url])).toEqual([
+      [1, 'web'],
+      [2, 'm1'],
+      [4, 'm3'],
+    ]);
+    expect(sources.shownWith('No markers.').map((c) => c.url)).toEqual(['web']);
+  });
+
   it('appends later sources, reusing numbers for URLs already listed', () => {
     const sources = new ReplyCitations();
     sources.add([cite(1, 'a'), cite(2, 'b')]);

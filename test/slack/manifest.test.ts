@@ -41,6 +41,7 @@ describe('the Slack app manifest', () => {
       const mention = fake.events.appMention({ text: 'hello' });
       await fake.deliverEvent(mention);
       await fake.deliverEvent(fake.events.directMessage({ text: 'hi' }));
+      await fake.deliverEvent(fake.events.directMessage({ text: 'call search_messages {"query":"hello","channel":"#general"}' }));
       const started = fake.events.assistantThreadStarted();
       await fake.deliverEvent(started);
       const thread = started.assistant_thread as { channel_id: string; thread_ts: string };
@@ -51,10 +52,20 @@ describe('the Slack app manifest', () => {
       await fake.sendSlashCommand({ command: '/say', text: 'hi' });
       await fake.waitFor(() => fake.botMessages().some((m) => m.fileIds.length > 0) && fake.responseUrlPosts.length === 1, 10_000);
       await fake.waitFor(() => fake.botMessages().filter((m) => m.stream?.state === 'stopped').length >= 1);
+      await herald.settled();
       const refused = fake.calls().filter((c) => c.response.error === 'missing_scope');
       expect(refused.map((c) => `${c.method} needs ${String(c.response.needed)}`)).toEqual([]);
       expect(fake.calls().map((c) => c.method)).toEqual(
-        expect.arrayContaining(['users.info', 'conversations.history', 'files.completeUploadExternal', 'assistant.threads.setStatus']),
+        expect.arrayContaining([
+          'users.info',
+          'conversations.history',
+          'files.completeUploadExternal',
+          'assistant.threads.setStatus',
+          'conversations.list',
+          'conversations.info',
+          'conversations.members',
+          'chat.getPermalink',
+        ]),
       );
     });
   });

@@ -77,6 +77,20 @@ describe('slack: questions about the channel, answered from its history with the
     expect(calls.filter((m) => m === 'chat.getPermalink')).toHaveLength(1);
   });
 
+  it('searches the text of files shared in the channel too', async () => {
+    const { fake } = world;
+    const plan = fake.uploadUserFile({
+      name: 'release-plan.txt',
+      bytes: Buffer.from('Code freeze on March 10.\nShip on March 14.'),
+      mimetype: 'text/plain',
+    });
+    const shared = fake.events.fileShare({ channel: fake.channelId, text: 'the plan', files: [plan] });
+    await fake.deliverEvent(shared);
+    const reply = await ask(fake.events.appMention({ text: 'call search_messages {"query":"code freeze"}' }));
+    expect(reply.text).toMatch(/\[1\] [^\n]* · #general · alice: the plan \[file release-plan\.txt\] Code freeze on March 10\./);
+    expect(sourceLines(reply)).toEqual([expect.stringContaining(permalink(fake.channelId, String(shared.ts)))]);
+  });
+
   it('never cites a private channel in a public one, even when asked to look there; in a direct message it does', async () => {
     const { fake } = world;
     const inPublic = await ask(fake.events.appMention({ text: 'call search_messages {"query":"codename","channel":"#secret"}' }));

@@ -29,11 +29,30 @@ describe('the history cache', () => {
     expect(cache.get({ channelId: 'd', limit: 100 })).toBeDefined();
   });
 
-  it('keeps at most 64 reads, the oldest going first', () => {
+  it('drops the reads of a channel or thread someone wrote in', () => {
+    const cache = new HistoryCache({ ttlMs: 60_000 });
+    cache.set({ channelId: 'c', limit: 100 }, { messages: [] });
+    cache.set({ channelId: 'c', threadId: 't', limit: 100 }, { messages: [] });
+    cache.set({ channelId: 'd', threadId: 'u', limit: 100 }, { messages: [] });
+    cache.set({ channelId: 'd', limit: 100 }, { messages: [] });
+    cache.forgetChannel('c');
+    cache.forgetChannel('u');
+    expect(cache.get({ channelId: 'c', limit: 100 })).toBeUndefined();
+    expect(cache.get({ channelId: 'c', threadId: 't', limit: 100 })).toBeUndefined();
+    expect(cache.get({ channelId: 'd', threadId: 'u', limit: 100 })).toBeUndefined();
+    expect(cache.get({ channelId: 'd', limit: 100 })).toBeDefined();
+  });
+
+  it('keeps at most 64 reads and 10,000 messages, the oldest read going first', () => {
     const cache = new HistoryCache({ ttlMs: 60_000 });
     for (let i = 0; i < 65; i += 1) cache.set({ channelId: `c${i}`, limit: 10 }, { messages: [] });
     expect(cache.get({ channelId: 'c0', limit: 10 })).toBeUndefined();
     expect(cache.get({ channelId: 'c1', limit: 10 })).toBeDefined();
     expect(cache.get({ channelId: 'c64', limit: 10 })).toBeDefined();
+    const thousand = (channel: string) => ({ messages: Array.from({ length: 1000 }, (_, i) => workspaceMessage(channel, i, 'x')) });
+    for (let i = 0; i < 11; i += 1) cache.set({ channelId: `big${i}`, limit: 1000 }, thousand(`big${i}`));
+    expect(cache.get({ channelId: 'big0', limit: 1000 })).toBeUndefined();
+    expect(cache.get({ channelId: 'big1', limit: 1000 })).toBeDefined();
+    expect(cache.get({ channelId: 'big10', limit: 1000 })).toBeDefined();
   });
 });
