@@ -3,7 +3,7 @@ import { attachmentKind } from '../src/media/attachment-kind.ts';
 import { attachmentOption, booleanOption, stringOption, type CommandAttachment, type CommandDefinition } from './command.ts';
 import { messageFromCommand } from './incoming.ts';
 
-export type Attached = Pick<IncomingMessage, 'images' | 'audio' | 'documents'>;
+type Attached = Pick<IncomingMessage, 'images' | 'audio' | 'documents'>;
 
 /** A file as a message attachment, by what attachmentKind makes of it; an unreadable kind is not downloaded. */
 export async function attachedFile(file: CommandAttachment & { isVoiceMessage?: boolean }): Promise<Attached> {

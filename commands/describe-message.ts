@@ -1,5 +1,5 @@
 import { describeImages } from './describe.ts';
-import { targetFiles, type MessageActionDefinition } from './message-action.ts';
+import { answerScope, targetFiles, type MessageActionDefinition } from './message-action.ts';
 
 export const describeMessage: MessageActionDefinition = {
   id: 'describe',
@@ -8,6 +8,6 @@ export const describeMessage: MessageActionDefinition = {
   async run(ctx, { engine }) {
     const images = targetFiles(ctx.target, 'image');
     if (images.length === 0) return ctx.reply('That message has no image to describe.');
-    await describeImages(ctx, engine, images);
+    await describeImages(answerScope(ctx), engine, images);
   },
 };

@@ -36,8 +36,9 @@ export interface ActionPrompt {
 }
 
 /**
- * What an adapter gives a message action: the invocation (channel and thread of the target message), the target,
- * and whether replies are the presser's alone (the default; `reply` and `replyStream` follow it).
+ * What an adapter gives a message action: the invocation (in the channel and thread of the target message), the
+ * target, and whether replies are the presser's alone (the default; `reply` and `replyStream` follow it). Questions
+ * to the engine go through `answerScope` (messageAbout does).
  */
 export interface MessageActionContext extends InvocationContext {
   target: TargetMessage;
@@ -54,7 +55,7 @@ export interface MessageActionDefinition {
   id: string;
   /** The menu entry, at most 32 characters (Discord's limit). */
   name: string;
-  /** What it does, in a line (Slack shows it under the shortcut). */
+  /** What it does, in a line (Slack shows it under the shortcut; the manifest says the same). */
   description: string;
   prompt?: ActionPrompt;
   run(ctx: MessageActionContext, services: CommandServices): Promise<void>;
@@ -65,6 +66,14 @@ export function targetFiles(target: TargetMessage, kind: AttachmentKind): Target
   return target.files.filter((file) => attachmentKind(file.name, file.contentType, file.size) === kind);
 }
 
+/**
+ * The invocation as the engine is to see it. An answer only the presser sees stays out of the conversation everyone
+ * in the channel or thread shares (later public answers would draw on it): it is a conversation of its own.
+ */
+export function answerScope(ctx: MessageActionContext): MessageActionContext {
+  return ctx.ephemeral ? { ...ctx, threadId: `${ctx.threadId ?? ''}menu:${ctx.invocationId}` } : ctx;
+}
+
 /** The core's message for an action: `text` asked about the target, which is quoted as the message replied to. */
 export function messageAbout(
   ctx: MessageActionContext,
@@ -72,5 +81,6 @@ export function messageAbout(
 ): IncomingMessage {
   const { target } = ctx;
   // The target is quoted even when it is Herald's: it may not be in this conversation's history.
-  return messageFromCommand(ctx, { ...content, replyTo: { messageId: target.id, authorName: target.author.displayName, text: target.text } });
+  const replyTo = { messageId: target.id, authorName: target.author.displayName, text: target.text };
+  return messageFromCommand(answerScope(ctx), { ...content, replyTo });
 }

@@ -8,10 +8,8 @@ import type { MessageActionContext, MessageActionDefinition } from './message-ac
  */
 export async function runMessageAction(action: MessageActionDefinition, ctx: MessageActionContext, services: CommandServices): Promise<void> {
   await ctx.defer({ ephemeral: ctx.ephemeral });
-  // An answer only the presser sees stays out of the conversation everyone shares: it is a conversation of its own.
-  const scoped = ctx.ephemeral ? { ...ctx, threadId: `${ctx.threadId ?? ''}menu:${ctx.invocationId}` } : ctx;
   try {
-    await action.run(scoped, services);
+    await action.run(ctx, services);
   } catch (error) {
     services.logger.error({ err: error, action: action.id, platform: ctx.platform }, 'message action failed');
     await ctx.reply(`⚠️ ${describeError(error).message}`, { ephemeral: true });

@@ -1,4 +1,4 @@
-import { targetFiles, type MessageActionDefinition } from './message-action.ts';
+import { answerScope, targetFiles, type MessageActionDefinition } from './message-action.ts';
 import { transcribeRecordings } from './transcribe.ts';
 
 export const transcribeMessage: MessageActionDefinition = {
@@ -8,6 +8,6 @@ export const transcribeMessage: MessageActionDefinition = {
   async run(ctx, { engine }) {
     const recordings = targetFiles(ctx.target, 'audio');
     if (recordings.length === 0) return ctx.reply('That message has no voice message or audio file to transcribe.');
-    await transcribeRecordings(ctx, engine, recordings);
+    await transcribeRecordings(answerScope(ctx), engine, recordings);
   },
 };

@@ -38,7 +38,10 @@ function namedChannels(interaction: ChatInputCommandInteraction): string[][] {
   });
 }
 
-/** Runs slash commands through the core's runCommand, with the context bound to the interaction; message commands and their modals go to the MessageActionHandler. */
+/**
+ * Runs slash commands through the core's runCommand, with the context bound to the interaction; message commands
+ * and their modals go to the MessageActionHandler.
+ */
 export class CommandHandler {
   readonly #deps: CommandHandlerDeps;
   readonly #commands: Map<string, CommandDefinition>;

@@ -11,7 +11,8 @@ export function targetMessage(message: Message): TargetMessage {
     text: cleanContent(visible.content, message.channel),
     author: { id: message.author.id, displayName: message.member?.displayName ?? message.author.displayName, isBot: message.author.bot },
     files: visible.attachments.map((attachment) => ({
-      name: attachment.name,
+      // Named as answers to voice messages name them; Discord calls every one voice-message.ogg.
+      name: visible.voiceMessage ? 'Voice message' : attachment.name,
       ...(attachment.contentType && { contentType: attachment.contentType }),
       size: attachment.size,
       isVoiceMessage: visible.voiceMessage,

@@ -111,7 +111,7 @@ describe('discord: message commands (a message’s Apps menu)', () => {
     );
     const transcribed = answer(await press('Transcribe', voice));
     expect(transcribed).toMatchObject({ ephemeral: true });
-    expect(transcribed.content).toBe('🎙️ **voice-message.ogg**\n> see you at noon');
+    expect(transcribed.content).toBe('🎙️ **Voice message**\n> see you at noon');
 
     const photo = bobPosts('our new office', [{ filename: 'office.heic', bytes: fixture('images/marker.heic') }]);
     const described = answer(await press('Describe', photo));
@@ -157,6 +157,13 @@ describe('discord: message commands (a message’s Apps menu)', () => {
     expect(answer(record)).toMatchObject({ channelId: h.fake.dmChannel.id, ephemeral: true });
     expect(lastChat()).toContain('Translate that message into German');
     expect(lastChat()).toContain('(replying to Herald: \\"Echo: Bonjour\\")');
+
+    const opened = h.fake.runMessageCommand({ name: 'Ask Herald…', messageId: reply!.id });
+    await h.fake.waitFor(() => opened.callbacks.length > 0);
+    const asked = h.finished;
+    const submitted = h.fake.submitModal({ interactionId: opened.id, values: { input: 'Why French?' } });
+    await h.repliesFinished(asked + 1);
+    expect(answer(submitted).content).toBe('Echo: (replying to Herald: "Echo: Bonjour")\nWhy French?');
   });
 
   it('a spent quota refuses the next menu press, to the presser alone', async () => {

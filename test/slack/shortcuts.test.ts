@@ -47,7 +47,8 @@ describe('Slack message shortcuts', () => {
     expect(shortcuts.map((s) => s.callback_id).sort()).toEqual(slackShortcuts.map((a) => a.id).sort());
     expect(shortcuts.map((s) => s.callback_id)).toEqual(expect.arrayContaining(['translate', 'read_aloud']));
     for (const s of shortcuts) {
-      expect(s).toMatchObject({ type: 'message', name: slackShortcuts.find((a) => a.id === s.callback_id)!.name });
+      const action = slackShortcuts.find((a) => a.id === s.callback_id)!;
+      expect(s).toEqual({ type: 'message', callback_id: action.id, name: action.name, description: action.description });
       expect(s.name.length).toBeLessThanOrEqual(24);
       expect(s.description.length).toBeLessThanOrEqual(150);
     }
@@ -80,17 +81,28 @@ describe('Slack message shortcuts', () => {
     expect(fake.botMessages(fake.channelId)).toHaveLength(0);
   });
 
-  it('Transcribe reads a voice clip; a message without text is refused in one line', async () => {
+  it('Transcribe reads a voice clip; a message without text, or too long, is refused in one line', async () => {
     const clip = fake.uploadAudioClip({ bytes: fixture('audio/voice-note.ogg'), user: bob });
     const shared = fake.events.fileShare({ files: [clip], channel: fake.channelId, user: bob });
     const before = fake.ephemeralMessages().length;
     await pick('transcribe', String(shared.ts));
     await pick('read_aloud', String(shared.ts));
+    await pick('read_aloud', bobPosts('word '.repeat(500)));
     const texts = fake
       .ephemeralMessages()
       .slice(before)
       .map((m: Json) => String(m.text));
     expect(texts[0]).toContain('see you at noon');
-    expect(texts[1]).toBe('That message has no text to read aloud.');
+    expect(texts.slice(1)).toEqual(['That message has no text to read aloud.', 'That message is 2499 characters long; I read aloud at most 2000.']);
+  });
+  it('in a conversation Herald is not in, the answer comes through the response_url', async () => {
+    const elsewhere = fake.addChannel({ name: 'elsewhere', is_member: false }).id;
+    const ts = String(fake.events.message({ text: 'Hola a todos', user: bob, channel: elsewhere }).ts);
+    const delivery = await fake.sendInteractive(fake.messageShortcutPayload({ callbackId: 'translate', messageTs: ts, channel: elsewhere }));
+    expect(delivery.status).toBe(200);
+    await herald.settled();
+    expect(fake.calls('chat.postEphemeral').at(-1)?.response).toMatchObject({ ok: false, error: 'not_in_channel' });
+    expect(fake.responseUrlPosts.at(-1)).toMatchObject({ channel: elsewhere, user: fake.userId, body: { response_type: 'ephemeral' } });
+    expect(String(fake.responseUrlPosts.at(-1)!.body.text)).toContain('into French');
   });
 });
