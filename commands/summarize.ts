@@ -62,8 +62,12 @@ export const summarizeFromHere: MessageActionDefinition = {
   name: 'Summarize from here',
   description: 'Catch up from this message on, citing the messages',
   async run(ctx, services) {
-    // Where the message is, as the history knows it (the context's own thread may be the presser's private one).
-    const here = ctx.workspace?.here ?? { channelId: ctx.channelId };
-    await replySummary(ctx, services, { range: { ...here, fromId: ctx.target.id, limit: MAX_SUMMARY_MESSAGES }, post: !ctx.ephemeral });
+    const range: HistoryRange = {
+      channelId: ctx.channelId,
+      ...(ctx.threadId !== undefined && { threadId: ctx.threadId }),
+      fromId: ctx.target.id,
+      limit: MAX_SUMMARY_MESSAGES,
+    };
+    await replySummary(ctx, services, { range, post: !ctx.ephemeral });
   },
 };

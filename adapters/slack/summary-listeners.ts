@@ -19,8 +19,7 @@ const summarizeThread: MessageActionDefinition = {
   name: 'Summarize thread',
   description: "Catch up on this message's thread, citing its messages",
   async run(ctx, services) {
-    const here = ctx.workspace?.here ?? { channelId: ctx.channelId };
-    const range = { channelId: here.channelId, threadId: here.threadId ?? ctx.target.id, limit: MAX_SUMMARY_MESSAGES };
+    const range = { channelId: ctx.channelId, threadId: ctx.threadId ?? ctx.target.id, limit: MAX_SUMMARY_MESSAGES };
     await replySummary(ctx, services, { range, post: false });
   },
 };
