@@ -18,7 +18,7 @@ const MAX_PARTS = 8;
 /** Most messages one summary reads. */
 export const MAX_SUMMARY_MESSAGES = 1000;
 /** Messages summarized "since you last wrote" when the asker wrote none of those read. */
-export const UNREAD_DEFAULT_COUNT = 100;
+const UNREAD_DEFAULT_COUNT = 100;
 /** Smallest prompt budget a part gets, however small the configured context. */
 const MIN_PART_TOKENS = 256;
 
@@ -45,9 +45,10 @@ export interface SummaryDeps {
 }
 
 /**
- * Reads a range of messages and summarizes it for the asker: its points cite the messages as numbered sources. A range too long for
- * one request is summarized in parts (at most MAX_PARTS, the newest kept) whose summaries are then combined, their
- * message numbers carried through; what was left out, here or by the reader, is said in a closing notice.
+ * Reads a range of messages and summarizes it for the asker: its points cite the messages as numbered sources. A
+ * range too long for one request is summarized in parts (at most MAX_PARTS, the newest kept) whose summaries are then
+ * combined, their message numbers carried through; what was left out, here or by the reader, is said in a closing
+ * notice.
  */
 export async function summarize(request: SummaryRequest, deps: SummaryDeps): Promise<void> {
   deps.emit({ type: 'status', phase: 'reading', text: 'reading the messages…' });
@@ -77,7 +78,7 @@ export async function summarize(request: SummaryRequest, deps: SummaryDeps): Pro
       const summaries: string[] = [];
       for (const [i, part] of plan.parts.entries()) {
         deps.emit({ type: 'status', phase: 'thinking', text: `summarizing part ${i + 1} of ${plan.parts.length}…` });
-        const text = await collectPart(deps, {
+        const text = await answerText(deps, {
           system: partSystemPrompt(place, i + 1, plan.parts.length),
           messages: [{ role: 'user', content: part.lines.join('\n') }],
           maxTokens: PART_MAX_TOKENS,
@@ -132,19 +133,14 @@ function request(deps: SummaryDeps, input: Pick<ChatInput, 'system' | 'messages'
  * reply rather than one per streamed piece, so a summary costs the platform as few calls as possible.
  */
 async function showSummary(deps: SummaryDeps, markers: SummaryMarkers, input: Pick<ChatInput, 'system' | 'messages' | 'maxTokens'>): Promise<void> {
-  let text = '';
-  for await (const delta of deps.chat(request(deps, input))) {
-    if (delta.type === 'content') text += markers.push(delta.text);
-    else if (delta.type === 'usage') addUsage(deps.usage, delta.usage);
-  }
-  text += markers.flush();
+  const text = markers.push(await answerText(deps, input)) + markers.flush();
   if (markers.citations.length > 0) deps.emit({ type: 'citations', citations: markers.citations });
   if (text) deps.emit({ type: 'text', delta: text });
 }
 
-/** A part's summary, read whole; a service that ignores the answer's token cap is not read past a bound. */
-async function collectPart(deps: SummaryDeps, input: Pick<ChatInput, 'system' | 'messages' | 'maxTokens'>): Promise<string> {
-  const maxChars = PART_MAX_TOKENS * 8;
+/** One answer, read whole; a service that ignores the answer's token cap is not read past a bound. */
+async function answerText(deps: SummaryDeps, input: Pick<ChatInput, 'system' | 'messages' | 'maxTokens'>): Promise<string> {
+  const maxChars = (input.maxTokens ?? SUMMARY_MAX_TOKENS) * 8;
   let text = '';
   for await (const delta of deps.chat(request(deps, input))) {
     if (delta.type === 'content') text += delta.text;

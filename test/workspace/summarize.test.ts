@@ -4,6 +4,7 @@ import type { Env } from '../../src/config/config.ts';
 import { ConversationEngine } from '../../src/conversation/engine.ts';
 import { estimateMessageTokens, estimateTextTokens } from '../../src/conversation/token-estimate.ts';
 import type { IncomingMessage } from '../../src/conversation/types.ts';
+import { ServerError } from '../../src/service/errors.ts';
 import { MemoryStore } from '../../src/store/memory-store.ts';
 import { summaryTask } from '../../src/workspace/summarize.ts';
 import type { HistoryRange } from '../../src/workspace/workspace-history.ts';
@@ -110,6 +111,23 @@ describe('summarize', () => {
     const refused = await run(history);
     expect(refused.error).toMatchObject({ code: 'rate_limited', message: expect.stringContaining('limit of 1 request per minute') });
     expect(requests).toHaveLength(1);
+  });
+
+  it('reads no more of an answer than its cap allows, and a failed part ends the summary with one error line', async () => {
+    const history = new MemoryHistory(channelMessages(3, (i) => `message ${i}`));
+    const endless = setup([{ text: Array.from({ length: 100 }, () => 'x'.repeat(1000)) }]);
+    const bounded = await endless.run(history);
+    expect(bounded.text.length).toBeLessThanOrEqual(8 * endless.requests[0]!.maxTokens!);
+
+    const long = new MemoryHistory(channelMessages(200, (i) => `status update number ${i} about the launch checklist and its owners`));
+    const failing = setup(
+      [{ text: '- first [1]' }, { error: new ServerError('The service had a problem (503). Please try again in a moment.', { status: 503 }) }],
+      { CONTEXT_TOKENS: '3000' },
+    );
+    const failed = await failing.run(long);
+    expect(failed.text).toBe('');
+    expect(failed.error).toMatchObject({ type: 'error', code: 'service' });
+    expect(failed.citations).toEqual([]);
   });
 
   it('tells the asker how far back the reader got when it was cut short', async () => {
