@@ -61,7 +61,11 @@ export async function summarize(request: SummaryRequest, deps: SummaryDeps): Pro
   const time = messageTimeFormat(deps.timezone);
   const notices: string[] = read.cutShort ? [read.cutShort] : [];
   if (messages.length === 0) {
-    deps.emit({ type: 'text', delta: 'There are no messages to summarize there.' });
+    const caughtUp = request.sinceLastBy !== undefined && said.length > 0;
+    deps.emit({
+      type: 'text',
+      delta: caughtUp ? 'Nothing has been said there since your last message.' : 'There are no messages to summarize there.',
+    });
   } else {
     const lines = messages.map((message, i) => messageLine(message, i + 1, time));
     const system = summarySystemPrompt(place);

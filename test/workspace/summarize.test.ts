@@ -102,6 +102,9 @@ describe('summarize', () => {
     await run(history, {}, 'U-erin');
     expect(numbersIn(requests[1]!)).toHaveLength(100);
     expect(prompt(requests[1]!)).toMatch(/^\[1\] .*: message 51\n/);
+    Object.assign(history.messages[149]!, { authorId: 'U-dave', author: 'dave' });
+    expect((await run(history, {}, 'U-dave')).text).toBe('Nothing has been said there since your last message.');
+    expect(requests).toHaveLength(2);
   });
 
   it('is refused by the asker’s rate limit like a question, before any request', async () => {
