@@ -60,6 +60,7 @@ const unit = [
   'test/voice/voice-permissions.test.ts',
   'test/workspace/history-cache.test.ts',
   'test/workspace/message-search.test.ts',
+  'test/workspace/message-text.test.ts',
   'test/workspace/shared-file-text.test.ts',
 ];
 

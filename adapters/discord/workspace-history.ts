@@ -5,6 +5,7 @@
 import type { Client, Embed, Message, TextBasedChannel } from 'discord.js';
 import type { DiscordAccess } from '../../src/config/config.ts';
 import type { HistoryCache } from '../../src/workspace/history-cache.ts';
+import { messageText } from '../../src/workspace/message-text.ts';
 import { pageBudgetNote } from '../../src/workspace/read-extent.ts';
 import { SharedFileReader } from '../../src/workspace/shared-file-text.ts';
 import type { HistoryRange, HistoryRead, WorkspaceHistory, WorkspaceMessage } from '../../src/workspace/workspace-history.ts';
@@ -116,7 +117,7 @@ async function toWorkspaceMessage(message: Message, channelName: string, files: 
     authorId: message.author.id,
     author: message.member?.displayName ?? message.author.displayName,
     isBot: message.author.bot,
-    text: [message.cleanContent, ...message.embeds.map(embedText), fileText].filter((t) => t !== '').join('\n'),
+    text: messageText([message.cleanContent, ...message.embeds.map(embedText), fileText]),
     sentAt: message.createdTimestamp,
     link: message.url,
   };

@@ -8,6 +8,7 @@
 import { webApi } from '@slack/bolt';
 import type { Logger } from '../../src/log/logger.ts';
 import type { HistoryCache } from '../../src/workspace/history-cache.ts';
+import { messageText } from '../../src/workspace/message-text.ts';
 import { pageBudgetNote, readExtent } from '../../src/workspace/read-extent.ts';
 import { SharedFileReader, type SharedFile } from '../../src/workspace/shared-file-text.ts';
 import type { HistoryRange, HistoryRead, WorkspaceHistory, WorkspaceMessage } from '../../src/workspace/workspace-history.ts';
@@ -195,7 +196,7 @@ class SlackWorkspace implements WorkspaceHistory {
         authorId: m.user ?? m.bot_id ?? '',
         author,
         isBot: m.bot_id !== undefined,
-        text: [readable, fileText].filter((t) => t !== '').join('\n'),
+        text: messageText([readable, fileText]),
         sentAt: tsMs(m.ts),
         link: link(m.ts, threadId),
       });

@@ -41,14 +41,14 @@ export const workspaceSearchTool = defineTool<SearchArgs>({
     const range = await rangeOf(channel, context);
     if (typeof range === 'string') return range;
     const read = await workspace.read(range, context.signal);
-    const sources = read.messages.filter((m) => m.id !== workspace.questionId && m.authorId !== workspace.heraldId);
-    const found = searchMessages(sources, query, Math.min(MAX_FOUND_MESSAGES, Math.max(1, limit ?? DEFAULT_FOUND_MESSAGES)));
+    const notSource = (m: WorkspaceMessage) => m.id === workspace.questionId || m.authorId === workspace.heraldId;
+    const found = searchMessages(read.messages, query, Math.min(MAX_FOUND_MESSAGES, Math.max(1, limit ?? DEFAULT_FOUND_MESSAGES)), notSource);
     context.logger.info(
       { channel: range.channelId, thread: range.threadId, read: read.messages.length, found: found.length, cutShort: read.cutShort !== undefined },
       'searched the workspace history',
     );
     const note = read.cutShort ? `\nNote for the answer: ${read.cutShort}` : '';
-    if (found.length === 0) return `No message matches${query ? ` "${query}"` : ''} among the ${sources.length} read.${note}`;
+    if (found.length === 0) return `No message matches${query ? ` "${query}"` : ''} among the ${read.messages.length} read.${note}`;
     const citations = found.map((m, i) => citationOf(m, i + 1));
     const lines = found.map(
       (m, i) => `[${i + 1}] ${timeOf(m.sentAt, context)} · #${m.channelName} · ${m.author}${m.isBot ? ' (bot)' : ''}: ${excerpt(m.text)}`,
