@@ -42,8 +42,16 @@ describe('discord: /summarize', () => {
     [...String(message.embeds.find((e) => e.title === 'Sources')?.description ?? '').matchAll(/\]\((https:[^)]+)\)/g)].map((m) => m[1]);
 
   it('summarizes the last messages for the asker alone, each point citing the messages it came from', async () => {
+    const firstRequest = h.fake.requests.length;
     const record = await run({ count: 3 });
     expect(record.deferredEphemeral).toBe(true);
+    // The deferral, one page of history, the summary in one edit and its sources in another.
+    expect(h.fake.requests.slice(firstRequest).map((r) => `${r.method} ${r.route}`)).toEqual([
+      'POST /interactions/:interaction_id/:interaction_token/callback',
+      'GET /channels/:channel_id/messages',
+      'PATCH /webhooks/:webhook_id/:webhook_token/messages/:message_id',
+      'PATCH /webhooks/:webhook_id/:webhook_token/messages/:message_id',
+    ]);
     const message = answer(record);
     expect(message.ephemeral).toBe(true);
     expect(message.content).toMatch(
