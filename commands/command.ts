@@ -7,6 +7,7 @@ import type { SpeechFormat, SpokenAudio } from '../src/speech/speak.ts';
 import type { Store } from '../src/store/store.ts';
 import type { VoiceControl } from '../src/voice/voice-control.ts';
 import { VoiceError } from '../src/voice/voice-error.ts';
+import type { WorkspaceHistory } from '../src/workspace/workspace-history.ts';
 
 /** A file the user attached to a command; fetched only when the command needs its bytes. */
 export interface CommandAttachment {
@@ -69,10 +70,13 @@ export interface InvocationContext {
   voiceMessages: boolean;
   /** Speaking in the server's voice channels, where the platform has them (not in DMs). */
   voice?: VoiceControl;
+  /** The channels' history this user may read, from where the command was run (summaries). */
+  workspace?: WorkspaceHistory;
   /** Acknowledges now and answers later; adapters call it before slow commands. */
   defer(options?: { ephemeral?: boolean }): Promise<void>;
   reply(text: string, options?: { ephemeral?: boolean }): Promise<void>;
-  replyStream(stream: ReplyStream): Promise<void>;
+  /** Renders a reply as it streams; `ephemeral` shows it to the user alone, where the platform can. */
+  replyStream(stream: ReplyStream, options?: { ephemeral?: boolean }): Promise<void>;
   upload(file: OutgoingFile, text?: string): Promise<void>;
 }
 

@@ -12,13 +12,34 @@ import { say } from './say.ts';
 import { settings } from './settings.ts';
 import { skip } from './skip.ts';
 import { stop } from './stop.ts';
+import { summarize, summarizeFromHere } from './summarize.ts';
 import { transcribe } from './transcribe.ts';
 import { transcribeMessage } from './transcribe-message.ts';
 import { translateMessage } from './translate-message.ts';
 import { usage } from './usage.ts';
 
 /** Every command, in the order platforms list them. */
-export const commands: readonly CommandDefinition[] = [ask, say, transcribe, describe, reset, settings, persona, usage, stop, skip, narrate];
+export const commands: readonly CommandDefinition[] = [
+  ask,
+  say,
+  transcribe,
+  describe,
+  summarize,
+  reset,
+  settings,
+  persona,
+  usage,
+  stop,
+  skip,
+  narrate,
+];
 
 /** Every action on a message (Discord's message commands, Slack's message shortcuts), in the order menus list them. */
-export const messageActions: readonly MessageActionDefinition[] = [askAboutMessage, translateMessage, transcribeMessage, describeMessage, readAloud];
+export const messageActions: readonly MessageActionDefinition[] = [
+  askAboutMessage,
+  translateMessage,
+  transcribeMessage,
+  describeMessage,
+  readAloud,
+  summarizeFromHere,
+];

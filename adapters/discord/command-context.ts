@@ -6,7 +6,9 @@ import { renderReply } from '../../src/streaming/render-reply.ts';
 import { splitMarkdown } from '../../src/streaming/markdown-split.ts';
 import { downloadAttachment } from './attachments.ts';
 import { MESSAGE_LIMIT } from './discord-surface.ts';
+import type { HistoryCache } from '../../src/workspace/history-cache.ts';
 import { InteractionReplies } from './interaction-replies.ts';
+import { interactionWorkspace } from './interaction-workspace.ts';
 import { InteractionSurface } from './interaction-surface.ts';
 import type { RouteRateLimits } from './route-rate-limits.ts';
 import { finishReply, postFile, reportFailure } from './finish-reply.ts';
@@ -19,6 +21,8 @@ export interface CommandContextDeps {
   logger: Logger;
   rateLimits: RouteRateLimits;
   voice?: DiscordVoice;
+  /** The history cache the workspace reads share. */
+  history?: HistoryCache;
 }
 
 /** The options given, those of the subcommand when one was picked (Herald has no subcommand groups). */
@@ -72,6 +76,7 @@ export function invocationContext(
   const surface = () => new InteractionSurface({ replies, rateLimits, logger, uploadLimitBytes });
   const isAdmin =
     !interaction.inGuild() || (interaction.memberPermissions?.any([PermissionFlagsBits.ManageGuild, PermissionFlagsBits.Administrator]) ?? false);
+  const workspace = deps.history && interactionWorkspace(interaction, core, deps.history);
   const voice = deps.voice?.controlFor({ guildId: interaction.guildId, channelId: interaction.channelId ?? '', userId: interaction.user.id });
   return {
     platform: 'discord',
@@ -84,6 +89,7 @@ export function invocationContext(
     uploadLimitBytes,
     voiceMessages: true,
     ...(voice && { voice }),
+    ...(workspace && { workspace }),
     defer: (o) => replies.defer(o?.ephemeral ?? false),
     async reply(text, o) {
       for (const part of splitMarkdown(text, MESSAGE_LIMIT)) await replies.post({ content: part }, o?.ephemeral ?? false);

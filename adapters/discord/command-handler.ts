@@ -4,6 +4,7 @@ import { runCommand } from '../../commands/run-command.ts';
 import type { Core } from '../../src/core.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import type { PlatformHooks } from '../../src/platform/platform-hooks.ts';
+import type { HistoryCache } from '../../src/workspace/history-cache.ts';
 import { isAllowed } from './access-policy.ts';
 import { commandContext, memberRoleIds } from './command-context.ts';
 import { discordCommands } from './discord-commands.ts';
@@ -20,6 +21,7 @@ export interface CommandHandlerDeps {
   voiceNotes: VoiceNotePolicy;
   hooks: PlatformHooks;
   voice?: DiscordVoice;
+  history: HistoryCache;
 }
 
 const THREADS = new Set([ChannelType.PublicThread, ChannelType.PrivateThread, ChannelType.AnnouncementThread]);

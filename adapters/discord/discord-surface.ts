@@ -60,6 +60,8 @@ export abstract class DiscordSurface implements ReplySurface {
   readonly #release: () => void;
   /** Messages whose text was too long to wrap its links, so they carry SUPPRESS_EMBEDS instead. */
   readonly #suppressed = new Set<string>();
+  /** The text each message shows, as Discord last accepted it. */
+  readonly #shown = new Map<string, string>();
   #failedEdits = 0;
   /** Buttons on the message being streamed, taken off when it is finished. */
   streamingButtons: ActionRow[] = [];
@@ -85,6 +87,7 @@ export abstract class DiscordSurface implements ReplySurface {
       throw goneOr(error);
     });
     if (body.flags) this.#suppressed.add(handle);
+    this.#shown.set(handle, text);
     return handle;
   }
 
@@ -99,12 +102,14 @@ export abstract class DiscordSurface implements ReplySurface {
   }
 
   /**
-   * The final edit; a failure here is the caller's to report (the message would stay incomplete). The streaming
-   * buttons leave every message but the last, whose buttons the answer's end replaces in one more edit.
+   * The final edit, left out when the message already shows `text` and keeps its buttons; a failure here is the
+   * caller's to report. The streaming buttons leave every message but the last, whose buttons the answer's end
+   * replaces in one more edit.
    */
-  close(handle: string, text: string, options?: { last?: boolean }): Promise<void> {
+  async close(handle: string, text: string, options?: { last?: boolean }): Promise<void> {
     const clear = this.streamingButtons.length > 0 && !options?.last;
-    return this.#editText(handle, text, clear ? { components: [] } : {});
+    if (!clear && this.#shown.get(handle) === text) return;
+    await this.#editText(handle, text, clear ? { components: [] } : {});
   }
 
   delayMs(kind: 'open' | 'update'): number {
@@ -147,6 +152,7 @@ export abstract class DiscordSurface implements ReplySurface {
     });
     if (suppress) this.#suppressed.add(handle);
     else this.#suppressed.delete(handle);
+    this.#shown.set(handle, text);
   }
 }
 

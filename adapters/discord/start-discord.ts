@@ -55,7 +55,7 @@ export async function startDiscord({ core, logger, hooks = {}, voice: voiceOptio
   });
   const messages = new MessageHandler({ core, logger: log, rateLimits, chains, voiceNotes, flow, history });
   const voice = createDiscordVoice(client, { capabilities: core.capabilities, store: core.store, logger: log }, voiceOptions);
-  const commands = new CommandHandler({ core, logger: log, rateLimits, voiceNotes, hooks, voice });
+  const commands = new CommandHandler({ core, logger: log, rateLimits, voiceNotes, hooks, voice, history });
   const presses = new AnswerPresses({ flow, messages, logger: log });
   client.on(Events.MessageCreate, (message) => {
     if (message.author.id !== client.user?.id) history.forgetChannel(message.channelId);

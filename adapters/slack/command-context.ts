@@ -7,6 +7,7 @@ import type { RespondFn } from '@slack/bolt';
 import type { CommandContext, OptionValue, OutgoingFile } from '../../commands/command.ts';
 import type { ReplyStream } from '../../src/conversation/types.ts';
 import { defuseMentions } from './defuse-mentions.ts';
+import { replyEphemerally } from './ephemeral-reply.ts';
 import { toMrkdwn } from './mrkdwn.ts';
 import type { ReplyTarget } from './reply-part.ts';
 import type { SlackRuntime } from './runtime.ts';
@@ -50,6 +51,11 @@ export function slackCommandContext(rt: SlackRuntime, input: CommandContextInput
     options: input.options,
     uploadLimitBytes: rt.core.config.media.uploadLimitBytes,
     voiceMessages: false,
+    workspace: rt.history.forQuestion(
+      invocation.userId,
+      { channel: invocation.channelId, isDirectMessage: invocation.isDirect },
+      { heraldId: rt.identity.botUserId },
+    ),
     // The command was acknowledged when it arrived; everything after is a follow-up.
     defer: async () => {},
     reply: async (text: string, options?: { ephemeral?: boolean }) => {
@@ -61,7 +67,14 @@ export function slackCommandContext(rt: SlackRuntime, input: CommandContextInput
         c.chat.postMessage({ channel: target.channel, ...(target.threadTs && { thread_ts: target.threadTs }), markdown_text: defuseMentions(text) }),
       );
     },
-    replyStream: async (stream: ReplyStream) => {
+    replyStream: async (stream: ReplyStream, options?: { ephemeral?: boolean }) => {
+      if (options?.ephemeral) {
+        return replyEphemerally(
+          rt,
+          { channel: target.channel, ...(target.threadTs && { threadTs: target.threadTs }), userId: invocation.userId, respond },
+          stream,
+        );
+      }
       await sendReply(rt, stream, {
         target,
         wantsReasoning: input.options.get('reasoning') === true,

@@ -6,9 +6,11 @@
 import type { RespondFn } from '@slack/bolt';
 import type { ReplyStream } from '../../src/conversation/types.ts';
 import type { Logger } from '../../src/log/logger.ts';
+import type { Citation } from '../../src/service/types.ts';
 import { splitMarkdown } from '../../src/streaming/markdown-split.ts';
 import { renderReply } from '../../src/streaming/render-reply.ts';
 import type { ReplySurface } from '../../src/streaming/surface.ts';
+import { citationBlocks } from './citation-blocks.ts';
 import { toMrkdwn } from './mrkdwn.ts';
 import { slackErrorCode, type SlackApi } from './slack-api.ts';
 
@@ -16,6 +18,7 @@ import { slackErrorCode, type SlackApi } from './slack-api.ts';
 const MAX_CHARS = 3500;
 const EMPTY_TEXT = '_I have nothing to add to that._';
 const NOT_A_MEMBER = new Set(['not_in_channel', 'channel_not_found']);
+const MAX_BLOCKS = 50;
 
 export interface EphemeralTarget {
   channel: string;
@@ -75,12 +78,32 @@ class EphemeralSurface implements ReplySurface {
   }
 }
 
-/** Renders an answer for the target's user alone: transcripts, text, notices and any error line. */
+/** Renders an answer for the target's user alone: transcripts, text, notices and any error line, then its sources. */
 export async function replyEphemerally(deps: { api: SlackApi; logger: Logger }, target: EphemeralTarget, stream: ReplyStream): Promise<void> {
-  await renderReply(
+  const rendered = await renderReply(
     stream,
     new EphemeralSurface(deps.api, target),
     { failed: (error) => deps.logger.error({ err: error }, 'ephemeral reply stream failed') },
     { emptyText: EMPTY_TEXT },
   );
+  if (rendered.citations.length > 0 && !rendered.stopped) await postEphemeralSources(deps.api, target, rendered.citations);
+}
+
+/** The numbered sources as their own ephemeral message under the answer: context blocks, within Block Kit's 50. */
+async function postEphemeralSources(api: SlackApi, target: EphemeralTarget, citations: readonly Citation[]): Promise<void> {
+  const blocks = citationBlocks(citations).slice(0, MAX_BLOCKS);
+  try {
+    await api.call('chat.postEphemeral', target.channel, (c) =>
+      c.chat.postEphemeral({
+        channel: target.channel,
+        user: target.userId,
+        text: 'Sources',
+        blocks,
+        ...(target.threadTs && { thread_ts: target.threadTs }),
+      }),
+    );
+  } catch (error) {
+    if (!NOT_A_MEMBER.has(slackErrorCode(error) ?? '')) throw error;
+    await target.respond({ response_type: 'ephemeral', text: 'Sources', blocks });
+  }
 }

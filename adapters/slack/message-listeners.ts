@@ -20,6 +20,7 @@ import {
   type SlackMessageEvent,
 } from './slack-event.ts';
 import { slackQuestion, type AnswerOptions } from './slack-question.ts';
+import { summarizeOnMention, summaryMention } from './summary-listeners.ts';
 
 export function registerMessageListeners(app: App, rt: SlackRuntime): void {
   const { botUserId } = rt.identity;
@@ -27,7 +28,9 @@ export function registerMessageListeners(app: App, rt: SlackRuntime): void {
   app.event('app_mention', async ({ event }) => {
     const mention = event as unknown as SlackMessageEvent;
     if (!isFromPerson(mention, botUserId)) return;
-    rt.ask('mention', (signal) => askIfAddressed(rt, mention, signal));
+    const summary = summaryMention(mention, botUserId);
+    if (summary) summarizeOnMention(rt, mention, summary);
+    else rt.ask('mention', (signal) => askIfAddressed(rt, mention, signal));
   });
 
   app.message(async ({ message }) => {
@@ -55,7 +58,9 @@ export function registerMessageListeners(app: App, rt: SlackRuntime): void {
     }
     // Slack sends a mention both as app_mention and as this message, and now and then only as this message
     // (a file shared with a mention): whichever comes first is answered, the other finds the message claimed.
-    rt.ask('channel message', (signal) => askIfAddressed(rt, event, signal));
+    const summary = summaryMention(event, botUserId);
+    if (summary) summarizeOnMention(rt, event, summary);
+    else rt.ask('channel message', (signal) => askIfAddressed(rt, event, signal));
   });
 }
 

@@ -57,7 +57,8 @@ async function targetOf(rt: SlackRuntime, message: ShortcutMessage): Promise<Tar
   };
 }
 
-async function runShortcut(rt: SlackRuntime, action: MessageActionDefinition, shortcut: MessageShortcut, respond: RespondFn): Promise<void> {
+/** Runs a message action as the presser asked for it from a message's menu; answers are theirs alone. */
+export async function runShortcut(rt: SlackRuntime, action: MessageActionDefinition, shortcut: MessageShortcut, respond: RespondFn): Promise<void> {
   const message = shortcut.message as ShortcutMessage;
   const channel = shortcut.channel.id;
   const userId = shortcut.user.id;
@@ -73,6 +74,11 @@ async function runShortcut(rt: SlackRuntime, action: MessageActionDefinition, sh
     isDirect: channel.startsWith('D'),
     uploadLimitBytes: rt.core.config.media.uploadLimitBytes,
     voiceMessages: false,
+    workspace: rt.history.forQuestion(
+      userId,
+      { channel, isDirectMessage: channel.startsWith('D'), ...(message.thread_ts && { threadTs: message.thread_ts }) },
+      { heraldId: rt.identity.botUserId },
+    ),
     target,
     ephemeral: true,
     ...(locale && { locale }),

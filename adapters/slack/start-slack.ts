@@ -15,6 +15,7 @@ import { registerCommandListeners } from './command-listeners.ts';
 import { registerInteractionListeners } from './interaction-listeners.ts';
 import { registerMessageListeners } from './message-listeners.ts';
 import { registerShortcutListeners } from './shortcut-listeners.ts';
+import { registerSummaryListeners } from './summary-listeners.ts';
 import type { BucketLimit } from './rate-budget.ts';
 import { RateBudget } from './rate-budget.ts';
 import { connectSlack } from './receivers.ts';
@@ -127,6 +128,7 @@ export async function startSlack(options: StartSlackOptions): Promise<RunningSla
   registerShortcutListeners(app, rt);
   registerInteractionListeners(app, rt);
   registerAppHome(app, rt);
+  registerSummaryListeners(app, rt);
 
   if (connection.mode === 'socket') {
     hooks.health?.register('slack', async () => (connection.connected() ? { ok: true } : { ok: false, detail: 'Socket Mode reconnecting' }), {

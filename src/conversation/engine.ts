@@ -26,6 +26,7 @@ import type {
   ReplyEvent,
   ReplyRecord,
   ReplyStream,
+  ReplyUsage,
   Replacement,
   SettingsPatch,
   SettingsScope,
@@ -52,6 +53,15 @@ export interface EngineDeps {
   /** Told about every finished reply (metrics). */
   onReply?: (record: ReplyRecord) => void;
 }
+
+/** Work `runTask` runs once the asker is admitted: it asks the model through `chat` and emits the reply's events. */
+export type EngineTask = (run: {
+  settings: ResolvedSettings;
+  chat: ChatFunction;
+  signal: AbortSignal;
+  emit: (event: ReplyEvent) => void;
+  usage: ReplyUsage;
+}) => Promise<void>;
 
 export interface UsageOverview extends UsageReport {
   limits: { requestsPerMinute: number; dailyTokens: number };
@@ -157,6 +167,27 @@ export class ConversationEngine {
           durationMs: performance.now() - started,
           usage: turn.usage,
         });
+      });
+    return channel;
+  }
+
+  /**
+   * Runs work of the model outside the conversation's history (a summary) as the reply to `message`: admitted by the
+   * asker's quotas and run in the conversation's turn like an answer, its usage recorded and its errors shown the same way.
+   */
+  runTask(message: IncomingMessage, task: EngineTask, options: Pick<HandleOptions, 'signal'> = {}): ReplyStream {
+    const controller = new AbortController();
+    const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+    const channel = new ReplyChannel(() => controller.abort(new CancelledError()));
+    const key = conversationKeyOf(message);
+    const emit = (event: ReplyEvent) => channel.push(event);
+    const turn: TurnContext = { message, key, conversation: conversationId(key), options, signal, usage: emptyUsage(), emit };
+    this.#admission
+      .run(turn, ({ settings }) => task({ settings, chat: this.#deps.chat, signal, emit, usage: turn.usage }))
+      .catch((error: unknown) => emit(this.#errorEvent(error, signal, message)))
+      .finally(() => {
+        emit({ type: 'done', usage: turn.usage });
+        channel.end();
       });
     return channel;
   }

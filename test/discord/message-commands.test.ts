@@ -42,9 +42,9 @@ describe('discord: message commands (a message’s Apps menu)', () => {
   const answer = (record: InteractionRecord) => h.fake.message(record.originalMessageId!)!;
   const lastChat = () => JSON.stringify(h.emu.requests.filter((r) => r.endpoint === 'chat').at(-1)?.body);
 
-  it('registers the five menus as message commands: no description, no options, in servers and DMs', async () => {
+  it('registers the menus as message commands: no description, no options, in servers and DMs', async () => {
     const registered = await registerCommands(h.config);
-    expect(registered.messageCommands).toEqual(['Ask Herald…', 'Translate', 'Transcribe', 'Describe', 'Read aloud']);
+    expect(registered.messageCommands).toEqual(['Ask Herald…', 'Translate', 'Transcribe', 'Describe', 'Read aloud', 'Summarize from here']);
     expect(registered.names).not.toContain('Translate');
     const menus = h.fake.commands().filter((c) => c.type === 3);
     expect(menus.map((c) => c.name)).toEqual(registered.messageCommands);
