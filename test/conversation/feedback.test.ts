@@ -47,9 +47,8 @@ describe.each(backends)('votes on answers ($name store)', (backend) => {
     expect(scraped).toContain('herald_feedback_total{platform="slack",rating="negative"} 1');
   });
 
-  it.skipIf(backend.skip || !backend.openTwin)(
-    `the same person pressing on two instances at once counts once${backend.openTwin ? '' : ' — skipped: one instance only'}`,
-    async () => {
+  if (backend.openTwin) {
+    it.skipIf(backend.skip)('the same person pressing on two instances at once counts once', async () => {
       const first = await open();
       const second = await backend.openTwin!(first);
       opened.push(second);
@@ -64,8 +63,8 @@ describe.each(backends)('votes on answers ($name store)', (backend) => {
       ]);
       expect(outcomes.filter((o) => o === 'recorded')).toHaveLength(1);
       expect(await here.counts('slack', team)).toEqual({ positive: 1, negative: 0 });
-    },
-  );
+    });
+  }
 
   it.skipIf(backend.skip)('refuses an answer id that is not one (from a tampered button value)', async () => {
     const feedback = new AnswerFeedback(await open());
