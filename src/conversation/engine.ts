@@ -1,19 +1,19 @@
 import type { Config } from '../config/config.ts';
-import { CancelledError, describeError } from '../errors.ts';
+import { CancelledError } from '../errors.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Store } from '../store/store.ts';
 import { builtinTools } from '../tools/builtin-tools.ts';
 import { ToolRegistry } from '../tools/registry.ts';
 import { Admission, emitDenial } from './admission.ts';
 import { answerTurn, type AnswerDeps } from './answer-turn.ts';
-import { conversationId, conversationKeyOf } from './conversation-key.ts';
+import { conversationId } from './conversation-key.ts';
 import { ConversationLocks, type LockOptions } from './conversation-lock.ts';
 import { ConversationHistory } from './history.ts';
 import type { PrepareAudioFunction, PrepareImageFunction, TranscribeFunction } from './media-input.ts';
 import { QuotaGuard } from './quotas.ts';
 import { EDIT_WINDOW_MS } from './replacement.ts';
 import type { ChatFunction } from './reply-loop.ts';
-import { ReplyChannel } from './reply-channel.ts';
+import { respond, type RespondDeps } from './respond.ts';
 import { SettingsStore, type ResolvedSettings } from './settings.ts';
 import type { TurnContext } from './turn-context.ts';
 import { TurnRegistry, type Turn } from './turn-registry.ts';
@@ -32,7 +32,6 @@ import type {
   SettingsScope,
 } from './types.ts';
 import { UsageLedger, type UsageReport, type UsageSubject } from './usage-ledger.ts';
-import { emptyUsage } from './usage-meter.ts';
 
 export interface EngineDeps {
   config: Config;
@@ -82,6 +81,7 @@ export class ConversationEngine {
   readonly #ledger: UsageLedger;
   readonly #admission: Admission;
   readonly #turns = new TurnRegistry();
+  readonly #respondDeps: RespondDeps;
 
   constructor(deps: EngineDeps) {
     this.#deps = deps;
@@ -94,6 +94,7 @@ export class ConversationEngine {
     this.#history = new ConversationHistory(deps.store, { ttlMs, budgetTokens: conversation.contextTokens, locks, now: () => this.#now().getTime() });
     const tools = deps.tools ?? new ToolRegistry(builtinTools);
     this.#answerDeps = { ...deps, now: this.#now, history: this.#history, tools };
+    this.#respondDeps = { logger: deps.logger, ...(deps.onReply && { onReply: deps.onReply }) };
     this.#settings = new SettingsStore(deps.store);
     this.#ledger = new UsageLedger(deps.store, timezone);
     this.#admission = new Admission({
@@ -117,58 +118,22 @@ export class ConversationEngine {
    * `replacement` event saying whether it was.
    */
   handle(message: IncomingMessage, options: HandleOptions = {}): ReplyStream {
-    const controller = new AbortController();
-    const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
-    const channel = new ReplyChannel(() => controller.abort(new CancelledError()));
-    const started = performance.now();
-    let firstTextMs: number | undefined;
-    let outcome: ReplyRecord['outcome'] = 'ok';
-    let answered = true;
-    const key = conversationKeyOf(message);
-    const turn: TurnContext = {
-      message,
-      key,
-      conversation: conversationId(key),
-      options,
-      signal,
-      usage: emptyUsage(),
-      emit: (event) => {
-        if (firstTextMs === undefined && (event.type === 'text' || event.type === 'transcript')) firstTextMs = performance.now() - started;
-        if (event.type === 'error') outcome = event.code;
-        if (event.type === 'replacement') answered = event.replaced;
-        channel.push(event);
-      },
-    };
-    let superseded = false;
-    const entry: Turn = {
-      messageId: message.messageId,
-      supersede: () => {
-        if (superseded || signal.aborted) return;
-        superseded = true;
-        outcome = 'cancelled';
-        options.onSuperseded?.();
-        controller.abort(new CancelledError('The question was edited.'));
-      },
-    };
-    this.#start(turn, entry)
-      .catch((error: unknown) => {
-        if (!superseded) turn.emit(this.#errorEvent(error, signal, message));
-      })
-      .finally(() => {
+    const capability = message.images?.length ? 'describe' : message.audio?.length ? 'transcribe' : 'chat';
+    return respond(this.#respondDeps, message, options, capability, async (turn, supersede) => {
+      const entry: Turn = {
+        messageId: message.messageId,
+        supersede: () => {
+          if (turn.signal.aborted) return;
+          options.onSuperseded?.();
+          supersede(new CancelledError('The question was edited.'));
+        },
+      };
+      try {
+        await this.#start(turn, entry);
+      } finally {
         this.#turns.leave(turn.conversation, entry);
-        turn.emit({ type: 'done', usage: turn.usage, ...(turn.finishReason !== undefined && { finishReason: turn.finishReason }) });
-        channel.end();
-        if (!answered) return;
-        this.#deps.onReply?.({
-          platform: message.platform,
-          capability: message.images?.length ? 'describe' : message.audio?.length ? 'transcribe' : 'chat',
-          outcome,
-          ...(firstTextMs !== undefined && { firstTextMs }),
-          durationMs: performance.now() - started,
-          usage: turn.usage,
-        });
-      });
-    return channel;
+      }
+    });
   }
 
   /**
@@ -176,20 +141,16 @@ export class ConversationEngine {
    * asker's quotas and run in the conversation's turn like an answer, its usage recorded and its errors shown the same way.
    */
   runTask(message: IncomingMessage, task: EngineTask, options: Pick<HandleOptions, 'signal'> = {}): ReplyStream {
-    const controller = new AbortController();
-    const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
-    const channel = new ReplyChannel(() => controller.abort(new CancelledError()));
-    const key = conversationKeyOf(message);
-    const emit = (event: ReplyEvent) => channel.push(event);
-    const turn: TurnContext = { message, key, conversation: conversationId(key), options, signal, usage: emptyUsage(), emit };
-    this.#admission
-      .run(turn, ({ settings }) => task({ settings, chat: this.#deps.chat, signal, emit, usage: turn.usage }))
-      .catch((error: unknown) => emit(this.#errorEvent(error, signal, message)))
-      .finally(() => {
-        emit({ type: 'done', usage: turn.usage });
-        channel.end();
-      });
-    return channel;
+    return respond(this.#respondDeps, message, options, 'summarize', (turn) =>
+      this.#admission.run(turn, ({ settings }) => task({ settings, chat: this.#deps.chat, signal: turn.signal, emit: turn.emit, usage: turn.usage })),
+    );
+  }
+
+  /** Whether the platform message `messageId` started the conversation's newest exchange (answered last, or being answered). */
+  async startedNewest(key: ConversationKey, messageId: string): Promise<boolean> {
+    const newest = this.#turns.newest(conversationId(key));
+    if (newest) return newest.messageId === messageId;
+    return (await this.#history.load(key)).at(-1)?.messageId === messageId;
   }
 
   /**
@@ -283,14 +244,5 @@ export class ConversationEngine {
     if (history.at(-1)?.messageId !== replaces.messageId) return false;
     this.#turns.enter(turn.conversation, entry);
     return true;
-  }
-
-  #errorEvent(error: unknown, signal: AbortSignal, message: IncomingMessage): ReplyEvent {
-    const report = describeError(signal.aborted ? new CancelledError() : error);
-    const where = { err: error, platform: message.platform, channel: message.channelId };
-    if (report.kind === 'internal') this.#logger.error(where, 'reply failed');
-    else if (report.kind === 'service') this.#logger.warn(where, 'service request failed');
-    const { kind, ...shown } = report;
-    return { type: 'error', code: kind, ...shown };
   }
 }

@@ -210,7 +210,7 @@ export type ReplyEvent =
    */
   | { type: 'done'; usage: ReplyUsage; finishReason?: string };
 
-export type ReplyCapability = 'chat' | 'describe' | 'transcribe';
+export type ReplyCapability = 'chat' | 'describe' | 'transcribe' | 'summarize';
 
 /** One finished reply, for metrics: what it was, how it ended, how fast the first words came. */
 export interface ReplyRecord {
