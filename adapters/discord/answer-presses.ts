@@ -9,6 +9,7 @@ import { NO_MENTIONS } from './mentions.ts';
 
 const TOLD: Partial<Record<PressOutcome, string>> = {
   refused: 'Only the asker can do that.',
+  superseded: 'Only the latest answer in this conversation can be regenerated or continued.',
   gone: 'That answer can no longer be changed.',
 };
 

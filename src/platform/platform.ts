@@ -83,9 +83,10 @@ export interface AnswerPress {
 
 /**
  * What a press did: `done` (it acts, or began to), `refused` (only the asker or a moderator may press it: say so
- * to the presser alone), `gone` (the answer is no longer known, or the control no longer applies).
+ * to the presser alone), `superseded` (Regenerate or Continue on an answer the conversation has since gone on
+ * from), `gone` (the answer is no longer known, or the control no longer applies).
  */
-export type PressOutcome = 'done' | 'refused' | 'gone';
+export type PressOutcome = 'done' | 'refused' | 'superseded' | 'gone';
 
 /** One answer's messages on the platform. */
 export interface AnswerWriter extends Partial<AnswerEditor> {

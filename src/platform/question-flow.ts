@@ -29,6 +29,18 @@ interface Earlier {
   continues?: AnsweredQuestion;
 }
 
+/** The steps of answering a question again in place of its answer (an edit, Regenerate, Continue). */
+interface AnswerInPlace {
+  start(incoming: IncomingMessage): Promise<ReplyStream | undefined>;
+  /** Not answered again: `error` when it failed, none when the engine declined. */
+  declined(error?: unknown): Promise<void>;
+  /** Settled before anything is shown. */
+  ready?: Promise<unknown>;
+  /** Takes down what the new answer replaces. */
+  replace(writer: AnswerWriter): Promise<void>;
+  earlier?: Earlier;
+}
+
 /** How one answer can be stopped besides the shutdown deadline. */
 interface AnswerAborts {
   /** The question deleted or superseded by an edit: the answer stops and goes. */
@@ -161,9 +173,16 @@ export class QuestionFlow {
     if (this.#draining || !versions || (press.action === 'continue' && !controlsOf(answered).continue)) return 'gone';
     // A second press while the first is answered (here, or on another instance) is the same request.
     if (this.#replying.has(press.questionKey)) return 'done';
+    if (!answered.stopped && !(await this.#isNewest(answered))) return 'superseded';
     if (!(await this.#claims.claim(`${this.#platform}:${press.action}:${press.questionKey}:${versions.length}:${continued}`))) return 'done';
     void this.#run(press.questionKey, this.#answerAgain(press, answered, versions, shown));
     return 'done';
+  }
+
+  /** Whether the answer is still its conversation's newest exchange (its last continuation, if it was continued). */
+  async #isNewest({ conversation, messageId, continued }: AnsweredQuestion): Promise<boolean> {
+    if (!conversation || messageId === undefined) return false;
+    return this.#core.engine.startedNewest(conversation, continued ? continuationId(messageId, continued) : messageId);
   }
 
   async #answerAgain(press: AnswerPress, answered: AnsweredQuestion, versions: AnswerVersion[], shown: number): Promise<void> {
@@ -183,36 +202,18 @@ export class QuestionFlow {
       return;
     }
     const aborts = this.#aborts(undefined);
-    const watched = this.#watch(question, aborts);
-    try {
-      let incoming: IncomingMessage;
-      let stream: ReplyStream | undefined;
-      try {
-        incoming = await this.#read(question, aborts.signal);
-        stream = await this.#againStream(press, answered, question, incoming, aborts);
-      } catch (error) {
-        this.#logger.warn({ err: error, question: questionKey }, `answering a question again (${press.action}) failed`);
+    await this.#answerInPlace(question, aborts, {
+      start: (incoming) => this.#againStream(press, answered, question, incoming, aborts),
+      declined: async (error) => {
+        if (error !== undefined) this.#logger.warn({ err: error, question: questionKey }, `answering a question again (${press.action}) failed`);
+        else this.#logger.info({ question: questionKey }, "regenerate pressed on an answer that is no longer the conversation's newest");
         await restore();
-        return;
-      }
-      if (!stream) {
-        this.#logger.info({ question: questionKey }, "regenerate pressed on an answer that is no longer the conversation's newest");
-        await restore();
-        return;
-      }
-      const writer = this.#open(question, aborts, watched);
-      try {
+      },
+      replace: async (writer) => {
         if (press.action === 'regenerate') await writer.remove?.(answered.answerKeys);
-        const earlier: Earlier = press.action === 'regenerate' ? { versions } : { versions: versions.slice(0, shown + 1), continues: answered };
-        await this.#show(question, incoming, stream, writer, aborts, earlier);
-      } catch (error) {
-        await this.#fail(question, writer, error, aborts);
-      } finally {
-        await writer.close();
-      }
-    } finally {
-      this.#deletions.unwatch(watched);
-    }
+      },
+      earlier: press.action === 'regenerate' ? { versions } : { versions: versions.slice(0, shown + 1), continues: answered },
+    });
   }
 
   /**
@@ -286,30 +287,51 @@ export class QuestionFlow {
       return;
     }
     const aborts = this.#aborts(signal);
+    await this.#answerInPlace(question, aborts, {
+      start: (incoming) => {
+        const replaces: Replacement = { messageId: incoming.messageId, sentAt: question.sentAt, editedAt };
+        return replacingReply(this.#core.engine.handle(incoming, { ...this.#handleOptions(question, aborts), replaces }));
+      },
+      declined: async (error) => {
+        if (error === undefined)
+          this.#logger.info({ question: question.key }, 'edited question not answered again: not the newest, or edited too late');
+        else if (aborts.withdraw.signal.aborted)
+          this.#logger.info({ question: question.key }, 'edited question withdrawn before it was answered again');
+        else this.#logger.warn({ err: error, question: question.key }, 'answering an edited question failed');
+      },
+      ready: earlier?.catch(() => {}),
+      replace: async (writer) => {
+        const old = await this.#answered.get(question.key);
+        await writer.remove?.(old?.answerKeys ?? []);
+      },
+    });
+  }
+
+  /**
+   * Answers a question again in place of its answer. Nothing is shown until the engine agreed (`start` gives its
+   * stream; undefined: declined); then, once `ready`, what the new answer replaces goes and the new answer is written.
+   */
+  async #answerInPlace(question: Question, aborts: AnswerAborts, steps: AnswerInPlace): Promise<void> {
     const watched = this.#watch(question, aborts);
     try {
       let incoming: IncomingMessage;
       let stream: ReplyStream | undefined;
       try {
         incoming = await this.#read(question, aborts.signal);
-        const replaces: Replacement = { messageId: incoming.messageId, sentAt: question.sentAt, editedAt };
-        const options = { ...this.#handleOptions(question, aborts), replaces };
-        stream = await replacingReply(this.#core.engine.handle(incoming, options));
+        stream = await steps.start(incoming);
       } catch (error) {
-        if (aborts.withdraw.signal.aborted) this.#logger.info({ question: question.key }, 'edited question withdrawn before it was answered again');
-        else this.#logger.warn({ err: error, question: question.key }, 'answering an edited question failed');
+        await steps.declined(error);
         return;
       }
       if (!stream) {
-        this.#logger.info({ question: question.key }, 'edited question not answered again: not the newest, or edited too late');
+        await steps.declined();
         return;
       }
-      await earlier?.catch(() => {});
+      await steps.ready;
       const writer = this.#open(question, aborts, watched);
       try {
-        const old = await this.#answered.get(question.key);
-        await writer.remove?.(old?.answerKeys ?? []);
-        await this.#show(question, incoming, stream, writer, aborts);
+        await steps.replace(writer);
+        await this.#show(question, incoming, stream, writer, aborts, steps.earlier);
       } catch (error) {
         await this.#fail(question, writer, error, aborts);
       } finally {
@@ -431,9 +453,13 @@ function continuation(incoming: IncomingMessage, count: number): IncomingMessage
     ...(workspaceId !== undefined && { workspaceId }),
     channelId,
     ...(threadId !== undefined && { threadId }),
-    messageId: `${incoming.messageId}:continue:${count}`,
+    messageId: continuationId(incoming.messageId, count),
     author,
     text: 'continue',
     isDirect,
   };
+}
+
+function continuationId(messageId: string, count: number): string {
+  return `${messageId}:continue:${count}`;
 }

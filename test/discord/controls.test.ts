@@ -88,6 +88,14 @@ describe('discord: the buttons on an answer', () => {
     await press(answer, '▶');
     await fake.waitFor(() => fake.message(answer)?.content === second[0]!.content);
     expect(buttons(fake.message(answer))).toEqual(['◀', '2/2 (off)', '▶ (off)', 'Regenerate']);
+
+    // The conversation went on (the reply above): this answer is no longer its newest, so it is not answered again.
+    const asked = emu.requests.length;
+    const stale = await toldPresser(await press(answer, 'Regenerate'));
+    expect(stale).toMatchObject({ content: 'Only the latest answer in this conversation can be regenerated or continued.', ephemeral: true });
+    expect(emu.requests).toHaveLength(asked);
+    expect(fake.message(answer)).toMatchObject({ content: second[0]!.content, deleted: false });
+    expect(buttons(fake.message(answer))).toEqual(['◀', '2/2 (off)', '▶ (off)', 'Regenerate']);
   });
 
   it('Stop ends the answer where it is: the service request is cancelled, the message finished without an error line', async () => {
