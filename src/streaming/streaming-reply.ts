@@ -36,6 +36,9 @@ export class StreamingReply {
   private readonly loop: Promise<void>;
   private readonly stopping: Promise<void>;
   private stop!: () => void;
+  /** Resolves when finish() is called: the last edit need not wait out Herald's own pacing. */
+  private readonly finishing: Promise<void>;
+  private markFinishing!: () => void;
   /** Resolves when the surface says a message of this reply was deleted. */
   readonly deleted: Promise<void>;
   private markDeleted!: () => void;
@@ -45,6 +48,7 @@ export class StreamingReply {
     this.minIntervalMs = options.minIntervalMs ?? 0;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.stopping = new Promise((resolve) => (this.stop = resolve));
+    this.finishing = new Promise((resolve) => (this.markFinishing = resolve));
     this.deleted = new Promise((resolve) => (this.markDeleted = resolve));
     this.loop = this.run();
     this.loop.catch(() => {});
@@ -65,6 +69,7 @@ export class StreamingReply {
    */
   async finish(): Promise<string[]> {
     this.ended = true;
+    this.markFinishing();
     this.wake?.();
     await this.loop;
     if (this.failure) throw this.failure;
@@ -104,7 +109,11 @@ export class StreamingReply {
         await this.flush(false);
         await this.pause();
       }
-      if (!this.abandoned) await this.flush(true);
+      if (!this.abandoned) {
+        const wait = this.surface.delayMs('update');
+        if (wait > 0) await this.sleep(wait);
+        await this.flush(true);
+      }
     } catch (error) {
       if (!(error instanceof MessageGoneError)) {
         this.failure = error;
@@ -118,7 +127,7 @@ export class StreamingReply {
 
   private async pause(): Promise<void> {
     const wait = Math.max(this.minIntervalMs, this.surface.delayMs('update'));
-    if (wait > 0) await Promise.race([this.sleep(wait), this.stopping]);
+    if (wait > 0) await Promise.race([this.sleep(wait), this.stopping, this.finishing]);
   }
 
   private async flush(final: boolean): Promise<void> {

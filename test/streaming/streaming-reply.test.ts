@@ -51,6 +51,28 @@ describe('StreamingReply', () => {
     expect(calls.at(-1)!.op).toBe('close');
   });
 
+  it("finishes without waiting out Herald's own pacing, but waits what the platform asks before the last edit", async () => {
+    const { surface, calls, messages } = fakeSurface('edit');
+    const waits: number[] = [];
+    // Herald's own pacing never ends by itself here: only finish() can cut it short.
+    const sleep = (ms: number) => {
+      waits.push(ms);
+      return ms === 1000 ? new Promise<void>(() => {}) : Promise.resolve();
+    };
+    let platformDelay = 0;
+    surface.delayMs = () => platformDelay;
+    const reply = new StreamingReply(surface, { minIntervalMs: 1000, sleep });
+    reply.append('Hello');
+    await tick();
+    expect(waits).toEqual([1000]);
+    reply.append(', world');
+    platformDelay = 30;
+    expect(await reply.finish()).toEqual(['m1']);
+    expect(messages.get('m1')).toBe('Hello, world');
+    expect(waits).toEqual([1000, 30]);
+    expect(calls.map((c) => c.op)).toEqual(['open', 'close']);
+  });
+
   it('coalesces deltas that arrive while an update is paced', async () => {
     const { surface, calls, messages } = fakeSurface('edit', 2000, 40);
     const reply = new StreamingReply(surface);
