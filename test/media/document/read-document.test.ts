@@ -86,6 +86,23 @@ describe('readDocument: PDFs', () => {
     expect(read.text).not.toContain('Page 4 says hello.');
   });
 
+  it('reads no more pages than asked, and stops between pages when its signal aborts', async () => {
+    const pages = Array.from({ length: 30 }, (_, p) => (p === 11 ? ['Page 12 at last.'] : null));
+    const bytes = pdfFile(pages);
+    expect((await readDocument('blank.pdf', bytes, Infinity, { maxPages: 12 })).text).toContain('Page 12 at last.');
+    await expect(readDocument('blank.pdf', bytes, Infinity, { maxPages: 11 })).rejects.toThrow(/has no text I can read/);
+
+    const stop = new AbortController();
+    let turns = 0;
+    const tick = (): void => {
+      turns += 1;
+      if (turns === 3) stop.abort(new Error('stopped by the caller'));
+      else setImmediate(tick);
+    };
+    setImmediate(tick);
+    await expect(readDocument('blank.pdf', bytes, Infinity, { signal: stop.signal })).rejects.toThrow('stopped by the caller');
+  });
+
   it('lets other work run between pages while it reads a long PDF', async () => {
     const pages = Array.from({ length: 40 }, (_, p) => Array.from({ length: 20 }, (_, l) => `Page ${p + 1}, line ${l + 1}.`));
     const bytes = pdfFile(pages);
