@@ -23,8 +23,9 @@ const PDF_READ_TIMEOUT_MS = 5_000;
 
 /**
  * The text of readable text, code and PDF files (a PDF's text layer) shared in the messages of one read, within
- * the download caps, a count of files per read and, for a PDF, a count of pages and a time limit. A file that
- * cannot be read (too large, binary, damaged, a scan, gone) is named with the reason.
+ * the download caps and a count of files per read; a PDF is read on a media worker, within a count of pages and a
+ * time limit. A file that cannot be read (too large, binary, damaged, a scan, too slow, gone) is named with the
+ * reason.
  */
 export class SharedFileReader {
   #downloads = 0;
@@ -41,17 +42,14 @@ export class SharedFileReader {
     if (this.#downloads >= MAX_FILES_PER_READ) return `[file ${name}: not read, too many files]`;
     this.#downloads += 1;
     const limits = isDeclaredPdf(name, file.mime) ? SHARED_PDF_LIMITS : SHARED_FILE_LIMITS;
-    let deadline: AbortSignal | undefined;
     try {
       const [downloaded] = await downloadFiles([file.request], { limits, signal });
-      deadline = AbortSignal.timeout(PDF_READ_TIMEOUT_MS);
-      const pdf = { maxPages: MAX_PDF_PAGES, signal: AbortSignal.any([signal, deadline]) };
+      const pdf = { maxPages: MAX_PDF_PAGES, workerTimeoutMs: PDF_READ_TIMEOUT_MS };
       const { text, pages } = await readDocument(name, downloaded!.data, MAX_CHARS_PER_FILE, pdf);
       const shown = text.length > MAX_CHARS_PER_FILE ? `${text.slice(0, MAX_CHARS_PER_FILE)} […]` : text;
       return `[file ${name}${pages === undefined ? '' : `, ${pages} page${pages === 1 ? '' : 's'}`}]\n${shown}`;
     } catch (error) {
       signal.throwIfAborted();
-      if (deadline?.aborted) return `[file ${name}: not read, it took over ${PDF_READ_TIMEOUT_MS / 1000} s]`;
       return `[file ${name}: not readable (${(error as Error).message})]`;
     }
   }

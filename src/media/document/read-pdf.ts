@@ -11,14 +11,6 @@ export class NoTextLayerError extends MediaError {
   }
 }
 
-/** How far a reader who needs only part of a PDF reads it. */
-export interface PdfReadOptions {
-  /** Pages read at most: a file of many blank pages is not read to its end. */
-  maxPages?: number;
-  /** Checked between pages; its reason is thrown once it aborts. */
-  signal?: AbortSignal;
-}
-
 export interface PdfText {
   /** The pages' text, each page after a `--- page N ---` line when there are several. */
   text: string;
@@ -27,15 +19,13 @@ export interface PdfText {
 
 /**
  * The text layer of a PDF, page by page, through pdf.js (the `unpdf` package, loaded with the first PDF).
- * pdf.js runs on the main thread here, so the event loop gets a turn after every page (a 300-page file
- * would otherwise hold it for half a second), and reading stops once `maxChars` are in hand (pages past
- * that could never be sent) or `options.maxPages` are read. A password-protected, damaged or text-less (scanned)
- * file is refused with a message naming it.
+ * pdf.js runs on the calling thread (for a question's file, the main one), so the event loop gets a turn after
+ * every page (a 300-page file would otherwise hold it for half a second), and reading stops once `maxChars` are in hand (pages past
+ * that could never be sent) or `maxPages` are read. A password-protected, damaged or text-less (scanned) file is
+ * refused with a message naming it.
  */
-export async function readPdf(name: string, bytes: Uint8Array, maxChars = Infinity, options: PdfReadOptions = {}): Promise<PdfText> {
-  const { maxPages = Infinity, signal } = options;
+export async function readPdf(name: string, bytes: Uint8Array, maxChars = Infinity, maxPages = Infinity): Promise<PdfText> {
   const { getDocumentProxy } = await loadPackage('unpdf', () => import('unpdf'));
-  signal?.throwIfAborted();
   let pdf;
   try {
     // A copy: pdf.js detaches the buffer it is given.
@@ -48,7 +38,6 @@ export async function readPdf(name: string, bytes: Uint8Array, maxChars = Infini
     let chars = 0;
     for (let number = 1; number <= Math.min(pdf.numPages, maxPages) && chars < maxChars; number += 1) {
       await nextTurn();
-      signal?.throwIfAborted();
       const page = await pdf.getPage(number);
       const content = await page.getTextContent();
       const text = cleanPage(content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : '')).join(''));
@@ -57,7 +46,6 @@ export async function readPdf(name: string, bytes: Uint8Array, maxChars = Infini
       chars += text.length;
     }
   } catch (error) {
-    if (signal?.aborted) throw signal.reason;
     throw damaged(name, error);
   } finally {
     await pdf.loadingTask.destroy();
