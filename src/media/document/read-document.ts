@@ -1,7 +1,7 @@
 import { MediaError } from '../../errors.ts';
 import { MEDIA_BUDGET, withMediaBudget } from '../media-budget.ts';
-import { decodeText } from './decode-text.ts';
 import { runMediaTask } from '../media-worker.ts';
+import { decodeText } from './decode-text.ts';
 import { readPdf } from './read-pdf.ts';
 
 export interface DocumentText {
