@@ -203,6 +203,15 @@ const BINARY_EXTENSIONS = new Set([
 ]);
 const UNKNOWN_MIME_TYPES = new Set(['', 'application/octet-stream', 'binary/octet-stream']);
 
+function mimeType(mime?: string | null): string {
+  return mime?.split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+/** A document its declared type or name calls a PDF, to size its download; its bytes decide how it is read. */
+export function isDeclaredPdf(name: string, mime?: string | null): boolean {
+  return mimeType(mime) === 'application/pdf' || extensionOf(name) === 'pdf';
+}
+
 function extensionOf(name: string): string {
   return /\.([a-z0-9+_-]+)$/i.exec(name)?.[1]?.toLowerCase() ?? '';
 }
@@ -213,14 +222,14 @@ function extensionOf(name: string): string {
  * else (video, archives, office files, programs) is unsupported and not downloaded.
  */
 export function attachmentKind(name: string, mime?: string | null, size?: number): AttachmentKind {
-  const type = mime?.split(';')[0]?.trim().toLowerCase() ?? '';
+  const type = mimeType(mime);
   if (type.startsWith('image/')) return 'image';
   if (type.startsWith('audio/')) return 'audio';
-  if (type.startsWith('text/') || TEXT_MIME_TYPES.has(type) || type === 'application/pdf') return 'document';
+  if (type.startsWith('text/') || TEXT_MIME_TYPES.has(type) || isDeclaredPdf(name, mime)) return 'document';
   const extension = extensionOf(name);
   if (IMAGE_EXTENSIONS.has(extension)) return 'image';
   if (AUDIO_EXTENSIONS.has(extension)) return 'audio';
-  if (extension === 'pdf' || TEXT_EXTENSIONS.has(extension) || TEXT_FILE_NAMES.has(name.toLowerCase())) return 'document';
+  if (TEXT_EXTENSIONS.has(extension) || TEXT_FILE_NAMES.has(name.toLowerCase())) return 'document';
   if (BINARY_EXTENSIONS.has(extension)) return 'unsupported';
   if (UNKNOWN_MIME_TYPES.has(type) && (size === undefined || size <= UNKNOWN_FILE_SNIFF_BYTES)) return 'document';
   return 'unsupported';

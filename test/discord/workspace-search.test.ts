@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChannelType, Permission, type ChannelRecord, type MessageRecord } from '../fakes/discord/index.ts';
+import { pdfFile } from '../fixtures/documents/pdf-file.ts';
 import { startHarness, type Harness } from './harness.ts';
 
 const MINUTE = 60_000;
@@ -64,6 +65,23 @@ describe('discord: questions about the channel, answered from its history with t
     expect(pages).toBeLessThanOrEqual(h.config.workspace.historyPages);
     const reads = h.fake.requests.slice(requestsBefore).filter((r) => r.method === 'GET');
     expect(reads.length - pages).toBeLessThanOrEqual(3);
+  });
+
+  it('searches the text layer of a PDF shared in the channel, cited as its message; a damaged PDF beside it is only named', async () => {
+    const shared = h.fake.sendMessage({
+      channelId: h.fake.textChannel.id,
+      authorId: h.fake.users.bob.id,
+      content: 'signed copy',
+      attachments: [
+        { filename: 'broken.pdf', bytes: pdfFile([['lost']]).subarray(0, 80) },
+        { filename: 'vendor-contract.pdf', bytes: pdfFile([['Vendor contract'], ['The vendor is Acme Corp, paid quarterly.']]) },
+      ],
+    });
+    const reply = await ask(h.fake.textChannel.id, 'who is the vendor? call search_messages {"query":"vendor"}');
+    expect(reply.content).toMatch(/signed copy \[file broken\.pdf: not readable \([^\n]*damaged[^\n]*\)\] \[file vendor-contract\.pdf, 2 pages\]/);
+    expect(reply.content).toContain('The vendor is Acme Corp, paid quarterly.');
+    const jump = `https://discord.com/channels/${h.fake.guild.id}/${h.fake.textChannel.id}/${String(shared.id)}`;
+    expect(sourceLines(reply)).toEqual([expect.stringContaining(`[#general · Bob](${jump})`)]);
   });
 
   it('never cites a private channel in a public one, even when asked to look there; in the private channel it does', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeSlack } from '../fakes/slack/index.ts';
 import type { StoredMessage } from '../fakes/slack/state.ts';
+import { pdfFile } from '../fixtures/documents/pdf-file.ts';
 import { startSlackWorld, stopSlackWorld, type SlackWorld } from './herald-on-fake-slack.ts';
 
 const MINUTE = 60_000;
@@ -88,6 +89,24 @@ describe('slack: questions about the channel, answered from its history with the
     await fake.deliverEvent(shared);
     const reply = await ask(fake.events.appMention({ text: 'call search_messages {"query":"code freeze"}' }));
     expect(reply.text).toMatch(/\[1\] [^\n]* · #general · alice: the plan \[file release-plan\.txt\] Code freeze on March 10\./);
+    expect(sourceLines(reply)).toEqual([expect.stringContaining(permalink(fake.channelId, String(shared.ts)))]);
+  });
+
+  it('searches the text layer of a PDF shared in the channel, and a damaged PDF beside it is only named', async () => {
+    const { fake } = world;
+    const contract = fake.uploadUserFile({
+      name: 'vendor-contract.pdf',
+      bytes: pdfFile([['Vendor contract'], ['The vendor is Acme Corp, paid quarterly.']]),
+      mimetype: 'application/pdf',
+    });
+    const broken = fake.uploadUserFile({ name: 'broken.pdf', bytes: pdfFile([['lost']]).subarray(0, 80), mimetype: 'application/pdf' });
+    const shared = fake.events.fileShare({ channel: fake.channelId, text: 'signed copy', files: [broken, contract] });
+    await fake.deliverEvent(shared);
+    const reply = await ask(fake.events.appMention({ text: 'who is the vendor? call search_messages {"query":"vendor"}' }));
+    expect(reply.text).toMatch(
+      /\[1\] [^\n]* · #general · alice: signed copy \[file broken\.pdf: not readable \([^\n]*damaged[^\n]*\)\] \[file vendor-contract\.pdf, 2 pages\]/,
+    );
+    expect(reply.text).toContain('The vendor is Acme Corp, paid quarterly.');
     expect(sourceLines(reply)).toEqual([expect.stringContaining(permalink(fake.channelId, String(shared.ts)))]);
   });
 

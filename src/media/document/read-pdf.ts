@@ -19,12 +19,12 @@ export interface PdfText {
 
 /**
  * The text layer of a PDF, page by page, through pdf.js (the `unpdf` package, loaded with the first PDF).
- * pdf.js runs on the main thread here, so the event loop gets a turn after every page (a 300-page file
- * would otherwise hold it for half a second), and reading stops once `maxChars` are in hand (pages past
- * that could never be sent). A password-protected, damaged or text-less (scanned) file is refused with a
- * message naming it.
+ * pdf.js runs on the calling thread (for a question's file, the main one), so the event loop gets a turn after
+ * every page (a 300-page file would otherwise hold it for half a second), and reading stops once `maxChars` are
+ * in hand (pages past that could never be sent) or `maxPages` are read. A password-protected, damaged or
+ * text-less (scanned) file is refused with a message naming it.
  */
-export async function readPdf(name: string, bytes: Uint8Array, maxChars = Infinity): Promise<PdfText> {
+export async function readPdf(name: string, bytes: Uint8Array, maxChars = Infinity, maxPages = Infinity): Promise<PdfText> {
   const { getDocumentProxy } = await loadPackage('unpdf', () => import('unpdf'));
   let pdf;
   try {
@@ -36,7 +36,7 @@ export async function readPdf(name: string, bytes: Uint8Array, maxChars = Infini
   const pages: string[] = [];
   try {
     let chars = 0;
-    for (let number = 1; number <= pdf.numPages && chars < maxChars; number += 1) {
+    for (let number = 1; number <= Math.min(pdf.numPages, maxPages) && chars < maxChars; number += 1) {
       await nextTurn();
       const page = await pdf.getPage(number);
       const content = await page.getTextContent();

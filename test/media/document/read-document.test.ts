@@ -86,6 +86,27 @@ describe('readDocument: PDFs', () => {
     expect(read.text).not.toContain('Page 4 says hello.');
   });
 
+  it('reads no more pages than asked, on this thread or on a media worker', async () => {
+    const pages = Array.from({ length: 30 }, (_, p) => (p === 11 ? ['Page 12 at last.'] : null));
+    const bytes = pdfFile(pages);
+    expect((await readDocument('blank.pdf', bytes, Infinity, { maxPages: 12 })).text).toContain('Page 12 at last.');
+    await expect(readDocument('blank.pdf', bytes, Infinity, { maxPages: 11 })).rejects.toThrow(/has no text I can read/);
+    const onWorker = await readDocument('blank.pdf', bytes, Infinity, { maxPages: 12, workerTimeoutMs: 30_000 });
+    expect(onWorker).toEqual({ text: expect.stringContaining('--- page 12 ---\nPage 12 at last.'), pages: 30 });
+    await expect(readDocument('broken.pdf', bytes.subarray(0, 80), Infinity, { workerTimeoutMs: 30_000 })).rejects.toMatchObject({
+      code: 'corrupt',
+      message: `"broken.pdf" looks damaged: I couldn't open it as a PDF.`,
+    });
+  });
+
+  it('gives up on a PDF read on a media worker at its time limit, even within one page', async () => {
+    const bytes = pdfFile([Array.from({ length: 300_000 }, (_, i) => `line ${i}`)]);
+    await expect(readDocument('slow.pdf', bytes, Infinity, { workerTimeoutMs: 300 })).rejects.toMatchObject({
+      code: 'too_large',
+      message: 'Reading "slow.pdf" took longer than 0.3 s, so I gave up.',
+    });
+  });
+
   it('lets other work run between pages while it reads a long PDF', async () => {
     const pages = Array.from({ length: 40 }, (_, p) => Array.from({ length: 20 }, (_, l) => `Page ${p + 1}, line ${l + 1}.`));
     const bytes = pdfFile(pages);
