@@ -5,7 +5,7 @@ import { registerCommands } from '../adapters/discord/index.ts';
 import { loadConfig } from '../src/config/config.ts';
 import { startFakeDiscord, type FakeDiscord, type InteractionRecord, type RestRequestRecord } from '../test/fakes/discord/index.ts';
 import { startEmulator, type Emulator } from '../test/fakes/service/emulator.ts';
-import { heraldEnv, startHerald, type HeraldProcess } from './load/herald-process.ts';
+import { unthrottledHeraldEnv, startHerald, type HeraldProcess } from './load/herald-process.ts';
 import { parsePromText, total } from './load/prom-text.ts';
 import { median } from './stats.ts';
 
@@ -123,7 +123,7 @@ export async function run(): Promise<{ markdown: string }> {
       });
     }
   }
-  const env = heraldEnv({ emulator: emu, discord: fake }, 'memory://');
+  const env = unthrottledHeraldEnv({ emulator: emu, discord: fake }, 'memory://');
   try {
     await registerCommands(loadConfig(env, { envFile: '/nonexistent/.env' }));
     const whole = await session(fake, emu, env, channels.slice(0, RUNS + 1), dir);

@@ -43,7 +43,7 @@ export interface HeraldPeers {
 }
 
 /** Herald's environment: production settings apart from the fakes' addresses and quotas raised out of the way. */
-export function heraldEnv({ emulator, discord, slack }: HeraldPeers, storeUrl: string): Record<string, string> {
+export function unthrottledHeraldEnv({ emulator, discord, slack }: HeraldPeers, storeUrl: string): Record<string, string> {
   return {
     PATH: process.env.PATH ?? '',
     API_BASE_URL: emulator.url,

@@ -8,7 +8,7 @@ import { startEmulator } from '../../test/fakes/service/emulator.ts';
 import { startFakeSlack, type FakeSlack } from '../../test/fakes/slack/index.ts';
 import { longAnswer, type Conversation } from './conversation.ts';
 import { discordConversations } from './discord-load.ts';
-import { heraldEnv, startHerald, type HeraldPeers, type HeraldProcess } from './herald-process.ts';
+import { unthrottledHeraldEnv, startHerald, type HeraldPeers, type HeraldProcess } from './herald-process.ts';
 import { machineShare, machineSnapshot, type MachineShare } from './machine.ts';
 import { MetricsSampler, type Sampled } from './sampler.ts';
 import { slackConversations } from './slack-load.ts';
@@ -80,7 +80,7 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
     );
     const herald = await startHerald({
       cwd: dir,
-      env: heraldEnv(fakes, options.store === 'memory' ? 'memory://' : `sqlite://${join(dir, 'herald.sqlite')}`),
+      env: unthrottledHeraldEnv(fakes, options.store === 'memory' ? 'memory://' : `sqlite://${join(dir, 'herald.sqlite')}`),
       ...(options.cpuProfileDir && { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] }),
       ...(options.priority !== undefined && { priority: options.priority }),
     });
