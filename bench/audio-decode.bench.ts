@@ -8,16 +8,12 @@ import { locateFfmpeg } from '../src/media/audio/ffmpeg.ts';
 import { normalizeToWav } from '../src/media/audio/normalize.ts';
 import { prepareAudioForAsr } from '../src/media/audio/prepare-audio.ts';
 import { opusBackend } from '../src/media/opus-backend.ts';
+import { median } from './stats.ts';
 
 const SECONDS = 60;
 const RUNS = 9;
 const GOAL_REALTIME = 300;
 const GOAL_VS_FFMPEG = 2;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
 
 /** A Discord-style voice note: 48 kHz mono Opus, speech with pauses, SECONDS long. */
 function makeVoiceNote(ffmpeg: string, dir: string): Uint8Array {

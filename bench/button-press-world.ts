@@ -1,6 +1,6 @@
-import { parentPort } from 'node:worker_threads';
 import { startFakeDiscord, type Json } from '../test/fakes/discord/index.ts';
 import { startEmulator } from '../test/fakes/service/emulator.ts';
+import { serveWorld } from './world-thread.ts';
 
 /**
  * The world around Herald for bench/button-press.bench.ts, in a worker thread of its own (Discord and the service are
@@ -49,11 +49,4 @@ const operations: Record<string, (args: any) => unknown> = {
   },
 };
 
-parentPort!.on('message', async ({ id, op, args }: { id: number; op: string; args: unknown }) => {
-  try {
-    parentPort!.postMessage({ id, result: await operations[op]!(args) });
-  } catch (error) {
-    parentPort!.postMessage({ id, error: (error as Error).message });
-  }
-});
-parentPort!.postMessage({ ready: true });
+serveWorld(operations);

@@ -1,9 +1,7 @@
-import { Worker } from 'node:worker_threads';
 import { Client, Events, GatewayIntentBits, Routes } from 'discord.js';
-import { startDiscord } from '../adapters/discord/index.ts';
-import { loadConfig } from '../src/config/config.ts';
-import { createCore } from '../src/core.ts';
-import { createLogger } from '../src/log/logger.ts';
+import { type DiscordWorldSetup, startDiscordHerald } from './discord-herald.ts';
+import { percentile } from './stats.ts';
+import { startWorldThread } from './world-thread.ts';
 
 const FLIPS = 60;
 const REGENERATIONS = 15;
@@ -28,81 +26,14 @@ interface BotMessage {
   buttons: string[];
 }
 
-/** The emulator and the fake Discord, in their own thread (bench/button-press-world.ts). */
-async function startWorld(): Promise<{ call<T>(op: string, args?: unknown): Promise<T>; stop(): Promise<void> }> {
-  const worker = new Worker(new URL('./button-press-world.ts', import.meta.url));
-  const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
-  let next = 0;
-  await new Promise<void>((resolve, reject) => {
-    worker.once('error', reject);
-    worker.once('message', () => resolve());
-  });
-  worker.on('message', ({ id, result, error }: { id: number; result?: unknown; error?: string }) => {
-    const waiting = pending.get(id);
-    pending.delete(id);
-    if (error !== undefined) waiting?.reject(new Error(error));
-    else waiting?.resolve(result);
-  });
-  const call = <T>(op: string, args?: unknown) =>
-    new Promise<T>((resolve, reject) => {
-      const id = next++;
-      pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      worker.postMessage({ id, op, args });
-    });
-  return {
-    call,
-    stop: async () => {
-      await call('close');
-      await worker.terminate();
-    },
-  };
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
 function summary(values: number[]): string {
   return `p50 ${percentile(values, 50)} ms · p90 ${percentile(values, 90)} ms · max ${Math.max(...values)} ms`;
 }
 
 export async function run(): Promise<{ markdown: string }> {
-  const world = await startWorld();
-  const setup = await world.call<{ token: string; restUrl: string; apiUrl: string; apiKey: string; botId: string }>('setup');
-  const config = loadConfig(
-    {
-      API_BASE_URL: setup.apiUrl,
-      API_KEY: setup.apiKey,
-      STORE_URL: 'memory://',
-      DISCORD_TOKEN: setup.token,
-      DISCORD_API_URL: setup.restUrl,
-      THINKING: 'off',
-      WEB_SEARCH: 'off',
-      QUOTA_USER_PER_MINUTE: '100000',
-      QUOTA_GUILD_PER_MINUTE: '100000',
-    },
-    { envFile: '/nonexistent/.env' },
-  );
-  const logger = createLogger({ level: 'silent', secrets: [] });
-  const core = await createCore(config, logger);
-  let done = 0;
-  const never = new AbortController().signal;
-  const bot = await startDiscord({
-    core,
-    logger,
-    hooks: {
-      shutdown: {
-        drainingSignal: never,
-        deadlineSignal: never,
-        track(work) {
-          const settle = () => done++;
-          work.then(settle, settle);
-          return work;
-        },
-      },
-    },
-  });
+  const world = await startWorldThread(new URL('./button-press-world.ts', import.meta.url));
+  const setup = await world.call<DiscordWorldSetup>('setup');
+  const herald = await startDiscordHerald(setup);
   // The reference: a bare discord.js client on the same fake that acknowledges its own button and edits its message.
   const reference = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: setup.restUrl } });
   reference.on(Events.InteractionCreate, async (interaction) => {
@@ -123,7 +54,7 @@ export async function run(): Promise<{ markdown: string }> {
       await sleep(POLL_MS);
     }
   };
-  const finished = (count: number) => until(async () => (done >= count ? true : undefined));
+  const { finished } = herald;
   /** Presses, waits until the press was acknowledged and the message edited, returns both delays. */
   const measure = async (messageId: string, button: string, buttons = false): Promise<{ ack: number; edit: number }> => {
     const interactionId = await world.call<string>('press', { messageId, button });
@@ -214,8 +145,7 @@ export async function run(): Promise<{ markdown: string }> {
     return { markdown: lines.join('\n') };
   } finally {
     await reference.destroy();
-    await bot.stop();
-    await core.close();
+    await herald.stop();
     await world.stop();
   }
 }

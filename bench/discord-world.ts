@@ -1,8 +1,8 @@
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parentPort } from 'node:worker_threads';
 import { startFakeDiscord } from '../test/fakes/discord/index.ts';
 import { startEmulator } from '../test/fakes/service/emulator.ts';
+import { serveWorld } from './world-thread.ts';
 
 /**
  * The world around Herald for bench/discord.bench.ts, in a worker thread of its own (as the real Discord and
@@ -69,11 +69,4 @@ const operations: Record<string, (args: any) => unknown> = {
   },
 };
 
-parentPort!.on('message', async ({ id, op, args }: { id: number; op: string; args: unknown }) => {
-  try {
-    parentPort!.postMessage({ id, result: await operations[op]!(args) });
-  } catch (error) {
-    parentPort!.postMessage({ id, error: (error as Error).message });
-  }
-});
-parentPort!.postMessage({ ready: true });
+serveWorld(operations);

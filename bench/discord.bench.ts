@@ -1,11 +1,9 @@
 import { loadavg } from 'node:os';
-import { Worker } from 'node:worker_threads';
 import { RESTEvents } from 'discord.js';
-import { startDiscord } from '../adapters/discord/index.ts';
-import { loadConfig } from '../src/config/config.ts';
-import { createCore } from '../src/core.ts';
-import { createLogger } from '../src/log/logger.ts';
+import { type DiscordWorldSetup, startDiscordHerald } from './discord-herald.ts';
 import { LoadMeter, type ThreadLoad } from './load-meter.ts';
+import { percentile } from './stats.ts';
+import { startWorldThread } from './world-thread.ts';
 
 const SEQUENTIAL_REPLIES = 200;
 const CONCURRENT_BATCHES = 15;
@@ -22,95 +20,15 @@ const EDIT_BUCKET = { limit: 5, windowMs: 5000 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The emulator, first-token proxy and fake Discord, in their own thread (bench/discord-world.ts). */
-async function startWorld(): Promise<{ call<T>(op: string, args?: unknown): Promise<T>; stop(): Promise<void> }> {
-  const worker = new Worker(new URL('./discord-world.ts', import.meta.url));
-  const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
-  let next = 0;
-  await new Promise<void>((resolve, reject) => {
-    worker.once('error', reject);
-    worker.once('message', () => resolve());
-  });
-  worker.on('message', ({ id, result, error }: { id: number; result?: unknown; error?: string }) => {
-    const waiting = pending.get(id);
-    pending.delete(id);
-    if (error !== undefined) waiting?.reject(new Error(error));
-    else waiting?.resolve(result);
-  });
-  const call = <T>(op: string, args?: unknown) =>
-    new Promise<T>((resolve, reject) => {
-      const id = next++;
-      pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      worker.postMessage({ id, op, args });
-    });
-  return {
-    call,
-    stop: async () => {
-      await call('close');
-      await worker.terminate();
-    },
-  };
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
 function summary(values: number[]): string {
   return `p50 ${percentile(values, 50)} ms · p90 ${percentile(values, 90)} ms · p99 ${percentile(values, 99)} ms · max ${Math.max(...values)} ms`;
 }
 
 export async function run(): Promise<{ markdown: string }> {
-  const world = await startWorld();
-  const setup = await world.call<{ token: string; restUrl: string; apiUrl: string; apiKey: string; botId: string }>('setup');
-  const config = loadConfig(
-    {
-      API_BASE_URL: setup.apiUrl,
-      API_KEY: setup.apiKey,
-      STORE_URL: 'memory://',
-      DISCORD_TOKEN: setup.token,
-      DISCORD_API_URL: setup.restUrl,
-      THINKING: 'off',
-      WEB_SEARCH: 'off',
-      QUOTA_USER_PER_MINUTE: '100000',
-      QUOTA_GUILD_PER_MINUTE: '100000',
-    },
-    { envFile: '/nonexistent/.env' },
-  );
-  const logger = createLogger({ level: 'silent', secrets: [] });
-  const core = await createCore(config, logger);
-  let done = 0;
-  const waiters = new Set<() => void>();
-  const never = new AbortController().signal;
-  const bot = await startDiscord({
-    core,
-    logger,
-    hooks: {
-      shutdown: {
-        drainingSignal: never,
-        deadlineSignal: never,
-        track(work) {
-          const settle = () => {
-            done++;
-            for (const wake of waiters) wake();
-          };
-          work.then(settle, settle);
-          return work;
-        },
-      },
-    },
-  });
-  const finished = (count: number) =>
-    new Promise<void>((resolve) => {
-      const check = () => {
-        if (done < count) return;
-        waiters.delete(check);
-        resolve();
-      };
-      waiters.add(check);
-      check();
-    });
+  const world = await startWorldThread(new URL('./discord-world.ts', import.meta.url));
+  const setup = await world.call<DiscordWorldSetup>('setup');
+  const herald = await startDiscordHerald(setup);
+  const { bot, finished } = herald;
 
   let replies = 0;
   // Each reply in a channel of its own, so the measurement is never a wait for a create bucket.
@@ -204,8 +122,7 @@ export async function run(): Promise<{ markdown: string }> {
     ];
     return { markdown: lines.join('\n') };
   } finally {
-    await bot.stop();
-    await core.close();
+    await herald.stop();
     await world.stop();
   }
 }

@@ -6,6 +6,7 @@ import { readDocuments } from '../src/conversation/document-input.ts';
 import { readDocument } from '../src/media/document/read-document.ts';
 import { pdfFile } from '../test/fixtures/documents/pdf-file.ts';
 import { watchStalls } from './stall-watch.ts';
+import { median } from './stats.ts';
 
 const PAGES = 300;
 const LINES_PER_PAGE = 40;
@@ -19,11 +20,6 @@ interface Timing {
   cpuMs: number;
   /** The longest the event loop went without a turn while the task ran. */
   longestStallMs: number;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 /** Times a task while a 1 ms timer notes the longest gap between its turns (the bot's other work waits that long). */

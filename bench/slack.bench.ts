@@ -12,6 +12,7 @@ import { startSlack } from '../adapters/slack/start-slack.ts';
 import { loadConfig } from '../src/config/config.ts';
 import { createCore } from '../src/core.ts';
 import type { PeerMessage, PeerRequest } from './slack-bench-peers.ts';
+import { percentile } from './stats.ts';
 
 const SEQUENTIAL = 300;
 const CONCURRENT_ROUNDS = 20;
@@ -32,11 +33,6 @@ interface Timing {
 
 /** Wall-clock milliseconds with sub-millisecond precision, comparable with the worker's. */
 const now = () => performance.timeOrigin + performance.now();
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 
 export async function run(): Promise<{ markdown: string }> {
   const worker = new Worker(new URL('./slack-bench-peers.ts', import.meta.url));

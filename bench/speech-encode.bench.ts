@@ -9,6 +9,7 @@ import { encodeVoiceMessage } from '../src/media/speech/ogg-opus-encoder.ts';
 import { opusFrameStream } from '../src/media/speech/opus-frame-stream.ts';
 import { upsample2x } from '../src/media/speech/half-band-upsampler.ts';
 import { int16Bytes, speechLike, toInt16Array } from '../test/media/speech/signals.ts';
+import { median } from './stats.ts';
 
 const SECONDS = 60;
 const CHUNK_BYTES = 4801; // ~100 ms per streamed chunk, odd so samples straddle chunks
@@ -90,11 +91,6 @@ function timeFfmpegEncode(ffmpeg: string, raw: string, out: string): { wall: num
   const cpu = /utime=([\d.]+)s stime=([\d.]+)s/.exec(result.stderr);
   if (result.status !== 0 || !cpu) throw new Error(`ffmpeg exited ${result.status}: ${result.stderr.slice(-300)}`);
   return { wall, cpu: (Number(cpu[1]) + Number(cpu[2])) * 1000 };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 function cpuMs(since: NodeJS.CpuUsage): number {

@@ -8,6 +8,7 @@ import { ChatChunkReader } from '../src/service/chat-chunk-reader.ts';
 import { ServiceClient } from '../src/service/client.ts';
 import { SseDecoder } from '../src/service/sse-decoder.ts';
 import type { ChatDelta } from '../src/service/types.ts';
+import { median } from './stats.ts';
 
 const CHUNKS = 20_000;
 const ROUNDS = 7;
@@ -57,11 +58,6 @@ async function serve(pieces: Buffer[]): Promise<{ url: string; close(): Promise<
         server.close(() => resolve());
       }),
   };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 async function timed(fn: () => Promise<number>): Promise<number> {

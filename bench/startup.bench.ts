@@ -7,6 +7,7 @@ import { startFakeDiscord, type FakeDiscord } from '../test/fakes/discord/index.
 import { startEmulator, type Emulator } from '../test/fakes/service/emulator.ts';
 import { startFakeSlack, type FakeSlack } from '../test/fakes/slack/index.ts';
 import { startHerald } from './load/herald-process.ts';
+import { median } from './stats.ts';
 
 const RUNS = 3;
 // Long enough for start-up's garbage to be collected and the allocator to settle (RSS is flat by then).
@@ -98,7 +99,6 @@ async function bareNodeRss(): Promise<number> {
   }
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const MiB = (bytes: number) => String(Math.round(bytes / 2 ** 20));
 const range = (values: number[], show: (n: number) => string) =>
   `${show(median(values))} (${show(Math.min(...values))}–${show(Math.max(...values))})`;

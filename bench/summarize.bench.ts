@@ -5,12 +5,12 @@ import { registerCommands } from '../adapters/discord/index.ts';
 import { loadConfig } from '../src/config/config.ts';
 import { startFakeDiscord, type FakeDiscord, type InteractionRecord, type RestRequestRecord } from '../test/fakes/discord/index.ts';
 import { startEmulator, type Emulator } from '../test/fakes/service/emulator.ts';
-import { startHerald, type HeraldProcess } from './load/herald-process.ts';
+import { unthrottledHeraldEnv, startHerald, type HeraldProcess } from './load/herald-process.ts';
 import { parsePromText, total } from './load/prom-text.ts';
+import { median } from './stats.ts';
 
 const MESSAGES = 1000;
 const RUNS = 3;
-const UNLIMITED = '1000000000';
 /** A reply is over when Herald has made no request for this long after its last message showed. */
 const QUIET_MS = 300;
 const TIMEOUT_MS = 60_000;
@@ -61,11 +61,6 @@ async function measure(world: World, invoke: () => InteractionRecord, done: (r: 
     calls.set(kind, (calls.get(kind) ?? 0) + 1);
   }
   return { cpuMs, calls, serviceRequests: emu.requests.length - firstServiceRequest };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 function hasSources(fake: FakeDiscord, record: InteractionRecord): boolean {
@@ -128,22 +123,7 @@ export async function run(): Promise<{ markdown: string }> {
       });
     }
   }
-  const env = {
-    PATH: process.env.PATH ?? '',
-    API_BASE_URL: emu.url,
-    API_KEY: emu.apiKey,
-    DISCORD_TOKEN: fake.token,
-    DISCORD_API_URL: fake.restUrl,
-    STORE_URL: 'memory://',
-    PORT: '0',
-    LOG_LEVEL: 'info',
-    THINKING: 'off',
-    WEB_SEARCH: 'off',
-    QUOTA_USER_PER_MINUTE: UNLIMITED,
-    QUOTA_GUILD_PER_MINUTE: UNLIMITED,
-    QUOTA_USER_DAILY_TOKENS: UNLIMITED,
-    QUOTA_GUILD_DAILY_TOKENS: UNLIMITED,
-  };
+  const env = unthrottledHeraldEnv({ emulator: emu, discord: fake }, 'memory://');
   try {
     await registerCommands(loadConfig(env, { envFile: '/nonexistent/.env' }));
     const whole = await session(fake, emu, env, channels.slice(0, RUNS + 1), dir);

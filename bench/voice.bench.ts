@@ -11,6 +11,7 @@ import { createServiceClient } from '../src/service/client.ts';
 import { startLiveSpeech, warmUpLiveSpeech } from '../src/voice/live-speech.ts';
 import { startEmulator } from '../test/fakes/service/emulator.ts';
 import { int16Bytes, speechLike, toInt16Array } from '../test/media/speech/signals.ts';
+import { median } from './stats.ts';
 
 const LATENCY_RUNS = 20;
 const CPU_SECONDS = 20;
@@ -98,11 +99,6 @@ function watchHandOver(link: DiscordVoiceLink, onPacket: (at: number) => void): 
     if (!(packet.length === 3 && packet[0] === 0xf8)) onPacket(performance.now());
     return prepare(packet);
   };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 function threadCpuMs(since: NodeJS.CpuUsage): number {

@@ -1,13 +1,11 @@
 import { describeImages } from './describe.ts';
-import { answerScope, targetFiles, type MessageActionDefinition } from './message-action.ts';
+import { filesAction } from './message-action.ts';
 
-export const describeMessage: MessageActionDefinition = {
+export const describeMessage = filesAction({
   id: 'describe',
   name: 'Describe',
   description: "Describe this message's images",
-  async run(ctx, { engine }) {
-    const images = targetFiles(ctx.target, 'image');
-    if (images.length === 0) return ctx.reply('That message has no image to describe.');
-    await describeImages(answerScope(ctx), engine, images);
-  },
-};
+  kind: 'image',
+  none: 'That message has no image to describe.',
+  answer: describeImages,
+});

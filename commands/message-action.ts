@@ -1,3 +1,4 @@
+import type { ConversationEngine } from '../src/conversation/engine.ts';
 import type { IncomingAudio, IncomingDocument, IncomingImage, IncomingMessage } from '../src/conversation/types.ts';
 import { attachmentKind, type AttachmentKind } from '../src/media/attachment-kind.ts';
 import type { CommandAttachment, CommandServices, InvocationContext } from './command.ts';
@@ -61,9 +62,24 @@ export interface MessageActionDefinition {
   run(ctx: MessageActionContext, services: CommandServices): Promise<void>;
 }
 
-/** The target's files that attachmentKind takes for `kind`, e.g. its images. */
-export function targetFiles(target: TargetMessage, kind: AttachmentKind): TargetFile[] {
-  return target.files.filter((file) => attachmentKind(file.name, file.contentType, file.size) === kind);
+/** An action on the target's files of one kind (its images, its recordings); `none` is the reply when it has none. */
+export function filesAction(action: {
+  id: string;
+  name: string;
+  description: string;
+  kind: AttachmentKind;
+  none: string;
+  answer(ctx: InvocationContext, engine: ConversationEngine, files: TargetFile[]): Promise<void>;
+}): MessageActionDefinition {
+  const { kind, none, answer, ...definition } = action;
+  return {
+    ...definition,
+    async run(ctx, { engine }) {
+      const files = ctx.target.files.filter((file) => attachmentKind(file.name, file.contentType, file.size) === kind);
+      if (files.length === 0) return ctx.reply(none);
+      await answer(answerScope(ctx), engine, files);
+    },
+  };
 }
 
 /**

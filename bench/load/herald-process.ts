@@ -1,10 +1,14 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { FakeDiscord } from '../../test/fakes/discord/index.ts';
+import type { Emulator } from '../../test/fakes/service/emulator.ts';
+import type { FakeSlack } from '../../test/fakes/slack/index.ts';
 
 const BIN = join(import.meta.dirname, '..', '..', 'adapters', 'cli', 'herald.ts');
 const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 15_000;
+const UNLIMITED = String(1_000_000_000);
 
 /** Herald running as in production (`herald` with no command), in a child process of its own. */
 export interface HeraldProcess {
@@ -29,6 +33,34 @@ export interface StartHeraldOptions {
    * root), so that other work on a shared machine weighs less against it. Left as is when not permitted.
    */
   priority?: number;
+}
+
+/** The fakes Herald talks to instead of the platforms and the service. */
+export interface HeraldPeers {
+  emulator: Emulator;
+  discord: FakeDiscord;
+  slack?: FakeSlack | undefined;
+}
+
+/** Herald's environment: production settings apart from the fakes' addresses and quotas raised out of the way. */
+export function unthrottledHeraldEnv({ emulator, discord, slack }: HeraldPeers, storeUrl: string): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    API_BASE_URL: emulator.url,
+    API_KEY: emulator.apiKey,
+    DISCORD_TOKEN: discord.token,
+    DISCORD_API_URL: discord.restUrl,
+    ...(slack && { SLACK_BOT_TOKEN: slack.botToken, SLACK_SIGNING_SECRET: slack.signingSecret, SLACK_API_URL: slack.apiUrl }),
+    STORE_URL: storeUrl,
+    PORT: '0',
+    LOG_LEVEL: 'info',
+    THINKING: 'off',
+    WEB_SEARCH: 'off',
+    QUOTA_USER_PER_MINUTE: UNLIMITED,
+    QUOTA_GUILD_PER_MINUTE: UNLIMITED,
+    QUOTA_USER_DAILY_TOKENS: UNLIMITED,
+    QUOTA_GUILD_DAILY_TOKENS: UNLIMITED,
+  };
 }
 
 /** Starts Herald and waits for its "Herald is running" log line, which names the ops port. */

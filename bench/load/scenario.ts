@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startFakeDiscord, type FakeDiscord } from '../../test/fakes/discord/index.ts';
-import { startEmulator, type Emulator } from '../../test/fakes/service/emulator.ts';
+import { startFakeDiscord } from '../../test/fakes/discord/index.ts';
+import { startEmulator } from '../../test/fakes/service/emulator.ts';
 import { startFakeSlack, type FakeSlack } from '../../test/fakes/slack/index.ts';
 import { longAnswer, type Conversation } from './conversation.ts';
 import { discordConversations } from './discord-load.ts';
-import { startHerald, type HeraldProcess } from './herald-process.ts';
+import { unthrottledHeraldEnv, startHerald, type HeraldPeers, type HeraldProcess } from './herald-process.ts';
 import { machineShare, machineSnapshot, type MachineShare } from './machine.ts';
 import { MetricsSampler, type Sampled } from './sampler.ts';
 import { slackConversations } from './slack-load.ts';
@@ -57,11 +57,8 @@ export interface ScenarioResult {
 
 const SCRAPE_INTERVAL_MS = 2000;
 const POLL_MS = 100;
-const UNLIMITED = String(1_000_000_000);
 
-interface Fakes {
-  emulator: Emulator;
-  discord: FakeDiscord;
+interface Fakes extends HeraldPeers {
   slack: FakeSlack | undefined;
 }
 
@@ -83,7 +80,7 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
     );
     const herald = await startHerald({
       cwd: dir,
-      env: heraldEnv(fakes, options.store === 'memory' ? 'memory://' : `sqlite://${join(dir, 'herald.sqlite')}`),
+      env: unthrottledHeraldEnv(fakes, options.store === 'memory' ? 'memory://' : `sqlite://${join(dir, 'herald.sqlite')}`),
       ...(options.cpuProfileDir && { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] }),
       ...(options.priority !== undefined && { priority: options.priority }),
     });
@@ -138,27 +135,6 @@ async function measure(options: ScenarioOptions, conversations: Conversation[], 
     machine,
     priority: herald.priority,
     exitCode: await herald.stop(),
-  };
-}
-
-/** Herald's environment: production settings apart from the fakes' addresses and quotas raised out of the way. */
-function heraldEnv({ emulator, discord, slack }: Fakes, storeUrl: string): Record<string, string> {
-  return {
-    PATH: process.env.PATH ?? '',
-    API_BASE_URL: emulator.url,
-    API_KEY: emulator.apiKey,
-    DISCORD_TOKEN: discord.token,
-    DISCORD_API_URL: discord.restUrl,
-    ...(slack && { SLACK_BOT_TOKEN: slack.botToken, SLACK_SIGNING_SECRET: slack.signingSecret, SLACK_API_URL: slack.apiUrl }),
-    STORE_URL: storeUrl,
-    PORT: '0',
-    LOG_LEVEL: 'info',
-    THINKING: 'off',
-    WEB_SEARCH: 'off',
-    QUOTA_USER_PER_MINUTE: UNLIMITED,
-    QUOTA_GUILD_PER_MINUTE: UNLIMITED,
-    QUOTA_USER_DAILY_TOKENS: UNLIMITED,
-    QUOTA_GUILD_DAILY_TOKENS: UNLIMITED,
   };
 }
 

@@ -1,21 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDiscord, type DiscordBot } from '../../adapters/discord/index.ts';
-import { loadConfig } from '../../src/config/config.ts';
-import { createCore, type Core } from '../../src/core.ts';
-import type { PlatformHooks } from '../../src/platform/platform-hooks.ts';
 import { startFakeDiscord, type FakeDiscord, type Json, type MessageRecord } from '../fakes/discord/index.ts';
 import { startEmulator, type Emulator } from '../fakes/service/emulator.ts';
-import { silentLogger } from '../helpers/logger.ts';
 import { reachable, redisUrl } from '../store/backends.ts';
+import { startInstance, type Instance } from './harness.ts';
 
-interface Instance {
-  core: Core;
-  bot: DiscordBot;
-  /** Its gateway session on the fake. */
-  sessionId: string;
-  /** Answers this instance finished writing. */
-  readonly finished: number;
-}
+/** An instance with its gateway session on the fake. */
+type SessionInstance = Instance & { sessionId: string };
 
 function buttons(message: MessageRecord | undefined): string[] {
   return (message?.components ?? []).flatMap((row) => ((row.components as Json[] | undefined) ?? []).map((b) => String(b.label)));
@@ -28,50 +18,20 @@ const redisUp = await reachable(redisUrl);
 describe.skipIf(!redisUp)(`discord: a press on the other of two instances sharing Redis at ${redisUrl}`, () => {
   let emu: Emulator;
   let fake: FakeDiscord;
-  let writer: Instance;
-  let other: Instance;
+  let writer: SessionInstance;
+  let other: SessionInstance;
 
-  async function startInstance(): Promise<Instance> {
-    const env = {
-      API_BASE_URL: emu.url,
-      API_KEY: emu.apiKey,
-      STORE_URL: redisUrl,
-      DISCORD_TOKEN: fake.token,
-      DISCORD_API_URL: fake.restUrl,
-      THINKING: 'off',
-    };
-    const core = await createCore(loadConfig(env, { envFile: '/nonexistent/.env' }), silentLogger);
-    let finished = 0;
-    const never = new AbortController().signal;
-    const hooks: PlatformHooks = {
-      shutdown: {
-        drainingSignal: never,
-        deadlineSignal: never,
-        track(work) {
-          const done = () => finished++;
-          work.then(done, done);
-          return work;
-        },
-      },
-    };
+  async function startOnRedis(): Promise<SessionInstance> {
     const sessions = fake.gatewayConnections.length;
-    const bot = await startDiscord({ core, logger: silentLogger, hooks });
-    const sessionId = fake.gatewayConnections[sessions]!.sessionId!;
-    return {
-      core,
-      bot,
-      sessionId,
-      get finished() {
-        return finished;
-      },
-    };
+    const instance = await startInstance({ fake, emu, env: { STORE_URL: redisUrl } });
+    return Object.assign(instance, { sessionId: fake.gatewayConnections[sessions]!.sessionId! });
   }
 
   beforeAll(async () => {
     emu = await startEmulator();
     fake = await startFakeDiscord({ heartbeatIntervalMs: 1000 });
-    writer = await startInstance();
-    other = await startInstance();
+    writer = await startOnRedis();
+    other = await startOnRedis();
   });
 
   afterAll(async () => {
@@ -84,7 +44,7 @@ describe.skipIf(!redisUp)(`discord: a press on the other of two instances sharin
   });
 
   /** `event` happens while only `instance` hears it at once; the other hears it late (and finds it taken). */
-  async function heardFirstBy<T>(instance: Instance, event: () => Promise<T>): Promise<T> {
+  async function heardFirstBy<T>(instance: SessionInstance, event: () => Promise<T>): Promise<T> {
     const release = fake.lagGatewaySession(instance === writer ? other.sessionId : writer.sessionId);
     try {
       return await event();

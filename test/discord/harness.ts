@@ -4,6 +4,7 @@ import { loadConfig, type Config, type Env } from '../../src/config/config.ts';
 import { createCore, type Core } from '../../src/core.ts';
 import { startFakeDiscord, type FakeDiscord, type FakeDiscordOptions, type MessageRecord, type RestRequestRecord } from '../fakes/discord/index.ts';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../fakes/service/emulator.ts';
+import type { Store } from '../../src/store/store.ts';
 import { silentLogger } from '../helpers/logger.ts';
 
 export interface HarnessOptions {
@@ -15,18 +16,11 @@ export interface HarnessOptions {
 }
 
 /** The real core against the service emulator, the real discord.js client against the fake Discord. */
-export interface Harness {
+export interface Harness extends Instance {
   fake: FakeDiscord;
   emu: Emulator;
-  config: Config;
-  core: Core;
-  bot: DiscordBot;
   /** `<@bot>`: how a user mentions Herald. */
   mention: string;
-  /** Replies (messages and commands) finished so far. */
-  readonly finished: number;
-  /** Resolves once `count` replies have finished. */
-  repliesFinished(count: number, timeoutMs?: number): Promise<void>;
   /** Herald's messages in a channel, oldest first. */
   botMessages(channelId: string): MessageRecord[];
   /** REST requests that created or edited messages. */
@@ -34,9 +28,28 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const emu = await startEmulator(options.emulator);
-  const fake = await startFakeDiscord({ heartbeatIntervalMs: 1000, ...options.fake });
+/** One Herald instance (its own core and discord.js client) on a fake Discord and emulator that others may share. */
+export interface Instance {
+  config: Config;
+  core: Core;
+  bot: DiscordBot;
+  /** Replies (messages and commands) finished so far. */
+  readonly finished: number;
+  /** Resolves once `count` replies have finished. */
+  repliesFinished(count: number, timeoutMs?: number): Promise<void>;
+}
+
+export interface InstanceOptions {
+  fake: FakeDiscord;
+  emu: Emulator;
+  /** Variables over the defaults (a memory store, thinking off). */
+  env?: Env;
+  /** A store shared with other instances in this process, instead of one from STORE_URL. */
+  store?: Store;
+  hooks?: Omit<PlatformHooks, 'shutdown'>;
+}
+
+export async function startInstance({ fake, emu, env, store, hooks }: InstanceOptions): Promise<Instance> {
   const config = loadConfig(
     {
       API_BASE_URL: emu.url,
@@ -45,37 +58,37 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       DISCORD_TOKEN: fake.token,
       DISCORD_API_URL: fake.restUrl,
       THINKING: 'off',
-      ...(typeof options.env === 'function' ? options.env(fake) : options.env),
+      ...env,
     },
     { envFile: '/nonexistent/.env' },
   );
-  const core = await createCore(config, silentLogger);
+  const core = await createCore(config, silentLogger, store && { store });
   let finished = 0;
   const waiters = new Set<() => void>();
   const never = new AbortController().signal;
-  const hooks: PlatformHooks = {
-    ...options.hooks,
-    shutdown: {
-      drainingSignal: never,
-      deadlineSignal: never,
-      track(work) {
-        const done = () => {
-          finished++;
-          for (const wake of waiters) wake();
-        };
-        work.then(done, done);
-        return work;
+  const bot = await startDiscord({
+    core,
+    logger: silentLogger,
+    hooks: {
+      ...hooks,
+      shutdown: {
+        drainingSignal: never,
+        deadlineSignal: never,
+        track(work) {
+          const done = () => {
+            finished++;
+            for (const wake of waiters) wake();
+          };
+          work.then(done, done);
+          return work;
+        },
       },
     },
-  };
-  const bot = await startDiscord({ core, logger: silentLogger, hooks });
+  });
   return {
-    fake,
-    emu,
     config,
     core,
     bot,
-    mention: `<@${fake.botUser.id}>`,
     get finished() {
       return finished;
     },
@@ -95,6 +108,26 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         check();
       });
     },
+  };
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const emu = await startEmulator(options.emulator);
+  const fake = await startFakeDiscord({ heartbeatIntervalMs: 1000, ...options.fake });
+  const env = typeof options.env === 'function' ? options.env(fake) : options.env;
+  const instance = await startInstance({ fake, emu, env, hooks: options.hooks });
+  const { config, core, bot } = instance;
+  return {
+    fake,
+    emu,
+    config,
+    core,
+    bot,
+    mention: `<@${fake.botUser.id}>`,
+    get finished() {
+      return instance.finished;
+    },
+    repliesFinished: (count, timeoutMs) => instance.repliesFinished(count, timeoutMs),
     botMessages: (channelId) => fake.messages(channelId).filter((m) => m.authorId === fake.botUser.id),
     messageRequests: () =>
       fake.requests.filter((r) => (r.method === 'POST' || r.method === 'PATCH') && /\/messages|\/webhooks\/\d+\/[^/]+$/.test(r.path)),

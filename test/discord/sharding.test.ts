@@ -1,16 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDiscordClient } from '../../adapters/discord/client.ts';
-import { startDiscord, type DiscordBot } from '../../adapters/discord/index.ts';
-import type { PlatformHooks } from '../../src/platform/platform-hooks.ts';
 import { loadConfig, type Env } from '../../src/config/config.ts';
 import { ConfigError } from '../../src/config/config-error.ts';
-import { createCore, type Core } from '../../src/core.ts';
 import { MemoryStore } from '../../src/store/memory-store.ts';
-import type { Store } from '../../src/store/store.ts';
 import { shardOf, startFakeDiscord, type FakeDiscord } from '../fakes/discord/index.ts';
 import { startEmulator, type Emulator } from '../fakes/service/emulator.ts';
-import { startHarness, type Harness } from './harness.ts';
-import { silentLogger } from '../helpers/logger.ts';
+import { startHarness, startInstance, type Harness, type Instance } from './harness.ts';
 import { reachable, redisUrl } from '../store/backends.ts';
 
 /** Two guilds, one on each of two shards, with a text channel each that alice writes in. */
@@ -145,53 +140,6 @@ describe('discord: Herald on several shards', () => {
   });
 });
 
-/** One Herald instance (its own core and discord.js client) on the shared fake, emulator and store. */
-interface Instance {
-  core: Core;
-  bot: DiscordBot;
-  /** Replies this instance finished. */
-  readonly finished: number;
-}
-
-async function startInstance(fake: FakeDiscord, emu: Emulator, store: Store | undefined, env: Env): Promise<Instance> {
-  const config = loadConfig(
-    {
-      API_BASE_URL: emu.url,
-      API_KEY: emu.apiKey,
-      STORE_URL: 'memory://',
-      DISCORD_TOKEN: fake.token,
-      DISCORD_API_URL: fake.restUrl,
-      THINKING: 'off',
-      ...env,
-    },
-    { envFile: '/nonexistent/.env' },
-  );
-  const core = await createCore(config, silentLogger, store && { store });
-  let finished = 0;
-  const never = new AbortController().signal;
-  const hooks: PlatformHooks = {
-    shutdown: {
-      drainingSignal: never,
-      deadlineSignal: never,
-      track(work) {
-        const done = () => {
-          finished++;
-        };
-        work.then(done, done);
-        return work;
-      },
-    },
-  };
-  const bot = await startDiscord({ core, logger: silentLogger, hooks });
-  return {
-    core,
-    bot,
-    get finished() {
-      return finished;
-    },
-  };
-}
-
 const redisUp = await reachable(redisUrl);
 
 describe.each([
@@ -221,7 +169,7 @@ describe.each([
     store = redis ? undefined : new MemoryStore();
     const channels = guildsOnTwoShards(fake);
     const shared = { SHARD_COUNT: '2', ...(redis && { STORE_URL: redisUrl }), ...env };
-    instances = await Promise.all(shardIds.map((ids) => startInstance(fake, emu, store, { ...shared, SHARD_IDS: ids })));
+    instances = await Promise.all(shardIds.map((ids) => startInstance({ fake, emu, store, env: { ...shared, SHARD_IDS: ids } })));
     return channels;
   }
 

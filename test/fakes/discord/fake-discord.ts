@@ -20,6 +20,7 @@ import {
   type InteractionRecord,
   type Json,
   type MessageRecord,
+  messageRecord,
   type RoleRecord,
   type UserRecord,
   type VoiceStateRecord,
@@ -487,7 +488,7 @@ export class FakeDiscord {
       repliedAuthorId: reference?.authorId ?? null,
       canMentionEveryone: guild ? (payloads.permissionsIn(guild, authorId, channel) & Permission.MentionEveryone) !== 0n : false,
     });
-    const message: MessageRecord = {
+    const message = messageRecord({
       id: snowflake(),
       channelId: channel.id,
       guildId: channel.guildId,
@@ -496,26 +497,13 @@ export class FakeDiscord {
       content,
       embeds: input.embeds ?? [],
       components: input.components ?? [],
-      attachments: [],
       flags: input.flags ?? 0,
-      tts: false,
-      nonce: null,
       createdAt: Date.now(),
-      editedAt: null,
       mentionIds: input.mentions ?? parsed.userIds,
       mentionRoleIds: parsed.roleIds,
       mentionEveryone: parsed.everyone,
-      allowedMentions: null,
       reference: reference ? { type: 0, messageId: reference.id, channelId: reference.channelId, guildId: reference.guildId } : null,
-      snapshots: [],
-      webhookId: null,
-      applicationId: null,
-      interaction: null,
-      ephemeral: false,
-      threadId: null,
-      poll: null,
-      deleted: false,
-    };
+    });
     message.attachments = (input.attachments ?? []).map((file) =>
       makeAttachment({ filename: file.filename, bytes: Buffer.from(file.bytes) }, channel.id, false, {
         id: '',
@@ -564,25 +552,13 @@ export class FakeDiscord {
         : target.recipientIds[0] === authorId;
     if (!canSee(channel) || !canSee(sourceChannel)) throw new Error('fake discord: the author cannot see both channels of the forward');
     if (source.type !== 0 && source.type !== 19) throw new Error('fake discord: only default messages and replies can be forwarded');
-    const message: MessageRecord = {
+    const message = messageRecord({
       id: snowflake(),
       channelId: channel.id,
       guildId: channel.guildId,
       authorId,
-      type: 0,
-      content: '',
-      embeds: [],
-      components: [],
-      attachments: [],
       flags: MessageFlag.HasSnapshot,
-      tts: false,
-      nonce: null,
       createdAt: Date.now(),
-      editedAt: null,
-      mentionIds: [],
-      mentionRoleIds: [],
-      mentionEveryone: false,
-      allowedMentions: null,
       reference: { type: 1, messageId: source.id, channelId: source.channelId, guildId: source.guildId },
       snapshots: [
         {
@@ -598,14 +574,7 @@ export class FakeDiscord {
           mentionRoleIds: source.mentionRoleIds,
         },
       ],
-      webhookId: null,
-      applicationId: null,
-      interaction: null,
-      ephemeral: false,
-      threadId: null,
-      poll: null,
-      deleted: false,
-    };
+    });
     store.saveMessage(message);
     dispatchMessage(world, 'MESSAGE_CREATE', message);
     this.#notify();

@@ -188,6 +188,37 @@ export interface MessageRecord {
   deleted: boolean;
 }
 
+/** A plain message (type 0, nothing but its content) with `fields` set over it. */
+export function messageRecord(
+  fields: Pick<MessageRecord, 'id' | 'channelId' | 'guildId' | 'authorId' | 'createdAt'> & Partial<MessageRecord>,
+): MessageRecord {
+  return {
+    type: 0,
+    content: '',
+    embeds: [],
+    components: [],
+    attachments: [],
+    flags: 0,
+    tts: false,
+    nonce: null,
+    editedAt: null,
+    mentionIds: [],
+    mentionRoleIds: [],
+    mentionEveryone: false,
+    allowedMentions: null,
+    reference: null,
+    snapshots: [],
+    webhookId: null,
+    applicationId: null,
+    interaction: null,
+    ephemeral: false,
+    threadId: null,
+    poll: null,
+    deleted: false,
+    ...fields,
+  };
+}
+
 export interface CommandRecord {
   id: string;
   applicationId: string;

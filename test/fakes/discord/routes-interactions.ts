@@ -2,7 +2,7 @@ import { DiscordErrors, FormErrors } from './errors.ts';
 import { INTERACTION_CREATE_FLAGS, createMessage, deleteMessage, dispatchMessage, editMessage, restMessage } from './message-service.ts';
 import { MessageFlag, validateMessageBody } from './message-validation.ts';
 import type { UploadedFile } from './multipart.ts';
-import type { InteractionRecord, Json, MessageRecord } from './records.ts';
+import { type InteractionRecord, type Json, type MessageRecord, messageRecord } from './records.ts';
 import { route, type RouteContext, type RouteDef } from './rest-router.ts';
 import { validateModal } from './modals.ts';
 import { snowflake } from './snowflake.ts';
@@ -69,35 +69,19 @@ function respondWithMessage(world: World, interaction: InteractionRecord, data: 
 /** The "<bot> is thinking..." message a deferred response shows until it is edited. */
 function loadingMessage(world: World, interaction: InteractionRecord, ephemeral: boolean): MessageRecord {
   const channel = world.store.channel(interaction.channelId);
-  const message: MessageRecord = {
+  const message = messageRecord({
     id: snowflake(),
     channelId: channel.id,
     guildId: channel.guildId,
     authorId: world.bot.id,
     type: interaction.type === 2 ? 20 : 0,
-    content: '',
-    embeds: [],
-    components: [],
-    attachments: [],
     flags: MessageFlag.Loading | (ephemeral ? MessageFlag.Ephemeral : 0),
-    tts: false,
-    nonce: null,
     createdAt: Date.now(),
-    editedAt: null,
-    mentionIds: [],
-    mentionRoleIds: [],
-    mentionEveryone: false,
-    allowedMentions: null,
-    reference: null,
-    snapshots: [],
     webhookId: world.applicationId,
     applicationId: world.applicationId,
     interaction: metadata(interaction, null),
     ephemeral,
-    threadId: null,
-    poll: null,
-    deleted: false,
-  };
+  });
   world.store.saveMessage(message);
   if (!ephemeral) dispatchMessage(world, 'MESSAGE_CREATE', message);
   return message;

@@ -10,6 +10,7 @@ import {
   type InteractionRecord,
   type MemberRecord,
   type MessageRecord,
+  messageRecord,
   type RoleRecord,
   type UserRecord,
 } from './records.ts';
@@ -207,35 +208,14 @@ export class Store {
   seedHistory(channelId: string, entries: readonly SeedMessage[]): MessageRecord[] {
     const channel = this.channel(channelId);
     const seeded = entries.map((entry) => {
-      const message: MessageRecord = {
+      const message = messageRecord({
         id: snowflake(entry.at),
         channelId,
         guildId: channel.guildId,
         authorId: entry.authorId,
-        type: 0,
         content: entry.content,
-        embeds: [],
-        components: [],
-        attachments: [],
-        flags: 0,
-        tts: false,
-        nonce: null,
         createdAt: entry.at,
-        editedAt: null,
-        mentionIds: [],
-        mentionRoleIds: [],
-        mentionEveryone: false,
-        allowedMentions: null,
-        reference: null,
-        snapshots: [],
-        webhookId: null,
-        applicationId: null,
-        interaction: null,
-        ephemeral: false,
-        threadId: null,
-        poll: null,
-        deleted: false,
-      };
+      });
       this.messages.set(message.id, message);
       return message;
     });
