@@ -13,8 +13,8 @@ const PDF_SIGNATURE = '%PDF-';
 /** pdf.js holds a document's objects and one page's text at a time. */
 const PDF_TEXT_WEIGHT = MEDIA_BUDGET / 4;
 /**
- * Longest a question's PDF is read: the first pages' text of a 25 MB file (the download limit) takes well under a
- * second, while one page that inflates to a hundred megabytes of drawing takes ten.
+ * Longest a PDF is read unless its reader says otherwise (a question's files): the whole text of a 300-page report
+ * takes about a second on a fresh worker, one page that inflates to a hundred megabytes of drawing ten or more.
  */
 export const PDF_TEXT_TIMEOUT_MS = 20_000;
 
