@@ -1,10 +1,10 @@
 import { parentPort } from 'node:worker_threads';
-import { HeraldError } from '../errors.ts';
 import { decodeBmp } from './image/bmp-decode.ts';
 import { decodeHeicPixels } from './image/heic-pixels.ts';
 import type { RawImage } from './image/raw-image.ts';
 import { decodePdfPageImages, type PdfPagePixels } from './document/pdf-page-pixels.ts';
 import { readPdf, type PdfText } from './document/read-pdf.ts';
+import { describeWorkerFailure, type WorkerFailure } from './media-worker-failure.ts';
 
 /** The jobs a media worker runs (see media-worker.ts); the input bytes are moved to the worker, not copied. */
 export type MediaTask =
@@ -22,7 +22,7 @@ interface Results {
 
 export type MediaTaskResult<K extends MediaTask['kind']> = Results[K];
 
-export type WorkerReply<K extends MediaTask['kind']> = { result: MediaTaskResult<K> } | { error: { message: string; code?: string } };
+export type WorkerReply<K extends MediaTask['kind']> = { result: MediaTaskResult<K> } | { failure: WorkerFailure };
 
 async function run(task: MediaTask): Promise<{ result: unknown; transfer: ArrayBuffer[] }> {
   switch (task.kind) {
@@ -46,14 +46,6 @@ async function run(task: MediaTask): Promise<{ result: unknown; transfer: ArrayB
 parentPort!.once('message', (task: MediaTask) => {
   run(task).then(
     ({ result, transfer }) => parentPort!.postMessage({ result }, transfer),
-    (error: unknown) => {
-      const failure = error instanceof Error ? error : new Error(String(error));
-      parentPort!.postMessage({
-        error: {
-          message: failure.message,
-          ...(failure instanceof HeraldError && { code: failure.code }),
-        },
-      });
-    },
+    (error: unknown) => parentPort!.postMessage({ failure: describeWorkerFailure(error) }),
   );
 });

@@ -1,13 +1,15 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { MediaError } from '../../errors.ts';
 import { loadPackage } from '../../load-package.ts';
 
 /** A PDF whose pages have no text to extract: a scan, whose pictures the vision model can read instead. */
 export class NoTextLayerError extends MediaError {
+  readonly fileName: string;
+
   constructor(name: string) {
     super(`"${name}" has no text I can read: it looks like a scan without a text layer. Send the pages as images and I can look at them.`, {
       code: 'empty',
     });
+    this.fileName = name;
   }
 }
 
@@ -18,11 +20,10 @@ export interface PdfText {
 }
 
 /**
- * The text layer of a PDF, page by page, through pdf.js (the `unpdf` package, loaded with the first PDF).
- * pdf.js runs on the calling thread (for a question's file, the main one), so the event loop gets a turn after
- * every page (a 300-page file would otherwise hold it for half a second), and reading stops once `maxChars` are
- * in hand (pages past that could never be sent) or `maxPages` are read. A password-protected, damaged or
- * text-less (scanned) file is refused with a message naming it.
+ * The text layer of a PDF, page by page, through pdf.js (the `unpdf` package, loaded with the first PDF), on a
+ * media worker (see readDocument): reading stops once `maxChars` are in hand (pages past that could never be sent)
+ * or `maxPages` are read. A password-protected, damaged or text-less (scanned) file is refused with a message
+ * naming it.
  */
 export async function readPdf(name: string, bytes: Uint8Array, maxChars = Infinity, maxPages = Infinity): Promise<PdfText> {
   const { getDocumentProxy } = await loadPackage('unpdf', () => import('unpdf'));
@@ -37,7 +38,6 @@ export async function readPdf(name: string, bytes: Uint8Array, maxChars = Infini
   try {
     let chars = 0;
     for (let number = 1; number <= Math.min(pdf.numPages, maxPages) && chars < maxChars; number += 1) {
-      await nextTurn();
       const page = await pdf.getPage(number);
       const content = await page.getTextContent();
       const text = cleanPage(content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : '')).join(''));
