@@ -85,7 +85,8 @@ export async function run(): Promise<{ markdown: string }> {
       '',
       `A ${PAGES}-page PDF (${LINES_PER_PAGE} lines a page, ${(pdf.length / 2 ** 20).toFixed(1)} MiB) and a ${(log.length / 1e6).toFixed(0)} MB log file, ` +
         `read as attachments of one message whose files may take ${BUDGET_TOKENS.toLocaleString('en-US')} tokens (half the default CONTEXT_TOKENS). ` +
-        `Medians of ${RUNS} runs in Node's main thread, where the bot's other work waits while a read holds the event loop: ` +
+        `Medians of ${RUNS} runs, started from Node's main thread (a PDF is read on a media worker, which the CPU column ` +
+        "includes; text is read in place), where the bot's other work waits while a read holds the event loop: " +
         'the last column is the longest it went without a turn (a 1 ms timer).',
       `Load average at the end: ${loadavg()
         .map((l) => l.toFixed(1))
