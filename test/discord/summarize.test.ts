@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerCommands } from '../../adapters/discord/index.ts';
+import { ChannelType } from 'discord.js';
 import { Permission, type InteractionRecord, type MessageRecord } from '../fakes/discord/index.ts';
 import { startHarness, type Harness } from './harness.ts';
 
@@ -62,6 +63,19 @@ describe('discord: /summarize', () => {
     const request = h.emu.requests.at(-1)!.body as { max_completion_tokens: number; thinking: unknown; tools?: unknown };
     expect(request).toMatchObject({ max_completion_tokens: 500, thinking: { type: 'disabled' } });
     expect(request.tools).toBeUndefined();
+  });
+
+  it('summarizes a thread whole by default, citing its messages and none of its channel', async () => {
+    const { alice, bob } = h.fake.users;
+    const thread = h.fake.addChannel({ name: 'release date', type: ChannelType.PublicThread, parentId: launch, ownerId: bob.id });
+    h.fake.sendMessage({ channelId: thread.id, authorId: bob.id, content: 'Which day do we pick?' });
+    h.fake.sendMessage({ channelId: thread.id, authorId: alice.id, content: 'Tuesday, after the freeze.' });
+    const inThread = h.fake.messages(thread.id);
+    const message = answer(await run({}, thread.id));
+    expect(message.ephemeral).toBe(true);
+    expect(message.content).toMatch(/^Echo: \[1\] Bob .*Which day do we pick\?\n\[2\] Alice .*Tuesday, after the freeze\.$/);
+    expect(sourceLinks(message)).toEqual(inThread.map(jumpLink));
+    expect(message.content).not.toContain('Friday');
   });
 
   it('catches the asker up since they last wrote by default', async () => {
