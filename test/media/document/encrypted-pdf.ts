@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { assemblePdf } from '../../fixtures/documents/pdf-file.ts';
 
 // The password padding of the PDF standard security handler (ISO 32000-1, 7.6.3.3).
 const PADDING = Buffer.from('28bf4e5e4e758a4164004e56fffa01082e2e00b6d0683e802f0ca9fe6453697a', 'hex');
@@ -25,23 +26,8 @@ export function encryptedPdf(line: string, userPassword: string): Buffer {
     Buffer.from(`<< /Filter /Standard /V 1 /R 2 /O <${owner.toString('hex')}> /U <${user.toString('hex')}> /P ${PERMISSIONS} >>`),
   ];
 
-  const parts: Buffer[] = [Buffer.from('%PDF-1.4\n')];
-  let length = parts[0]!.length;
-  const offsets = objects.map((body, index) => {
-    const offset = length;
-    const object = Buffer.concat([Buffer.from(`${index + 1} 0 obj\n`), body, Buffer.from('\nendobj\n')]);
-    parts.push(object);
-    length += object.length;
-    return offset;
-  });
   const id = `<${FILE_ID.toString('hex')}>`;
-  parts.push(
-    Buffer.from(
-      `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}` +
-        `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Encrypt 6 0 R /ID [${id} ${id}] >>\nstartxref\n${length}\n%%EOF\n`,
-    ),
-  );
-  return Buffer.concat(parts);
+  return assemblePdf(objects, ` /Encrypt 6 0 R /ID [${id} ${id}]`);
 }
 
 function padded(password: string): Buffer {

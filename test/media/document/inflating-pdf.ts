@@ -1,4 +1,5 @@
 import { deflateSync } from 'node:zlib';
+import { assemblePdf } from '../../fixtures/documents/pdf-file.ts';
 
 /**
  * A one-page PDF whose page draws `unit` repeated to `megabytes` MB between `open` and `close`, stored deflated:
@@ -14,18 +15,7 @@ export function inflatingPagePdf(open: string, unit: string, megabytes: number, 
     Buffer.from('<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>'),
     Buffer.concat([Buffer.from(`<< /Length ${content.length} /Filter /FlateDecode >>\nstream\n`), content, Buffer.from('\nendstream')]),
   ];
-  const parts: Buffer[] = [Buffer.from('%PDF-1.4\n')];
-  let length = parts[0]!.length;
-  const offsets = objects.map((body, index) => {
-    const offset = length;
-    const object = Buffer.concat([Buffer.from(`${index + 1} 0 obj\n`), body, Buffer.from('\nendobj\n')]);
-    parts.push(object);
-    length += object.length;
-    return offset;
-  });
-  const xref = `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('')}`;
-  parts.push(Buffer.from(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`));
-  return Buffer.concat(parts);
+  return assemblePdf(objects);
 }
 
 /** A page whose one `TJ` array holds `megabytes`/2 million numbers: pdf.js builds them all before it draws. */
