@@ -1,17 +1,11 @@
 import { MessageFlags, PermissionFlagsBits, type ButtonInteraction, type Interaction } from 'discord.js';
 import type { Logger } from '../../src/log/logger.ts';
-import type { PressOutcome } from '../../src/platform/platform.ts';
+import { PRESS_REFUSALS, type PressOutcome } from '../../src/platform/platform.ts';
 import type { QuestionFlow } from '../../src/platform/question-flow.ts';
 import { pressedButton } from './answer-buttons.ts';
 import { AnswerMessages } from './answer-messages.ts';
 import type { MessageHandler } from './message-handler.ts';
 import { NO_MENTIONS } from './mentions.ts';
-
-const TOLD: Partial<Record<PressOutcome, string>> = {
-  refused: 'Only the asker can do that.',
-  superseded: 'Only the latest answer in this conversation can be regenerated or continued.',
-  gone: 'That answer can no longer be changed.',
-};
 
 /**
  * Presses of the buttons on Herald's answers, handed to the core. Each is acknowledged at once (the message is
@@ -50,8 +44,7 @@ export class AnswerPresses {
         return 'gone';
       });
     this.#logger.debug({ action: pressed.action, question: pressed.questionKey, outcome }, 'answer control pressed');
-    const told = TOLD[outcome];
-    if (told) await this.#tell(interaction, told);
+    if (outcome !== 'done') await this.#tell(interaction, PRESS_REFUSALS[outcome]);
   }
 
   async #tell(interaction: ButtonInteraction, content: string): Promise<void> {

@@ -5,11 +5,10 @@
  * afterwards; a refusal or a failure is told to the presser alone.
  */
 import type { App, BlockAction, BlockElementAction } from '@slack/bolt';
-import type { AnswerEditor } from '../../src/platform/platform.ts';
+import { PRESS_REFUSALS, type AnswerEditor } from '../../src/platform/platform.ts';
 import { FEEDBACK_ACTION, parseFeedbackValue, STOP_ACTION } from './answer-controls.ts';
 import type { SlackRuntime } from './runtime.ts';
 
-const ONLY_THE_ASKER = 'Only the asker can do that.';
 const FEEDBACK_FAILED = 'Your feedback could not be saved just now; please try again in a moment.';
 
 /** Slack answers carry Stop alone, which edits nothing: the core rewrites answers only for controls Slack never sends. */
@@ -58,7 +57,7 @@ async function stopReply(rt: SlackRuntime, body: BlockAction, action: BlockEleme
     question: async () => undefined,
   });
   rt.logger.info({ question: questionKey, user: presser, outcome }, 'Stop pressed');
-  if (outcome === 'refused') await tellPresser(rt, body, ONLY_THE_ASKER);
+  if (outcome === 'refused') await tellPresser(rt, body, PRESS_REFUSALS.refused);
 }
 
 /** An ephemeral line in the conversation (and thread) of the pressed message, seen by the presser alone. */

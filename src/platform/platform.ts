@@ -88,6 +88,13 @@ export interface AnswerPress {
  */
 export type PressOutcome = 'done' | 'refused' | 'superseded' | 'gone';
 
+/** What the presser alone is told of a press that did not act, on every platform. */
+export const PRESS_REFUSALS: Readonly<Record<Exclude<PressOutcome, 'done'>, string>> = {
+  refused: 'Only the asker can do that.',
+  superseded: 'Only the latest answer in this conversation can be regenerated or continued.',
+  gone: 'That answer can no longer be changed.',
+};
+
 /** One answer's messages on the platform. */
 export interface AnswerWriter extends Partial<AnswerEditor> {
   /**
