@@ -1,7 +1,7 @@
 import type { ChatInput } from '../capabilities/chat.ts';
 import type { WebSearchMode } from '../config/config.ts';
 import { ContextTooLargeError } from '../errors.ts';
-import { MarkerRewriter, remapCitationMarkers } from '../service/citations.ts';
+import { MarkerRewriter, markerRemap, remapCitationMarkers } from '../service/citations.ts';
 import type { ChatMessage, ChatStream, FunctionTool, ToolCall } from '../service/types.ts';
 import type { ToolExecution, ToolRegistry } from '../tools/registry.ts';
 import type { ToolContext } from '../tools/types.ts';
@@ -152,7 +152,7 @@ async function streamRound(input: ReplyLoopInput, sources: ReplyCitations, reque
         break;
       case 'citations': {
         const remap = sources.add(delta.citations);
-        if (remap) rewriter = new MarkerRewriter(remap);
+        if (remap) rewriter = new MarkerRewriter(markerRemap(remap));
         emit({ type: 'citations', citations: sources.list });
         break;
       }

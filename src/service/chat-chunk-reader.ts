@@ -1,4 +1,4 @@
-import { MarkerRewriter, isIdentityRemap, normalizeCitations } from './citations.ts';
+import { MarkerRewriter, isIdentityRemap, markerRemap, normalizeCitations } from './citations.ts';
 import { errorFromStreamPayload } from './error-response.ts';
 import { ResponseFormatError } from './errors.ts';
 import { ToolCallAssembler } from './tool-call-assembler.ts';
@@ -63,8 +63,8 @@ export class ChatChunkReader {
         const { citations, remap } = normalizeCitations(delta.annotations);
         out.push({ type: 'citations', citations, remap });
         if (!isIdentityRemap(remap)) {
-          this.#content = new MarkerRewriter(remap);
-          this.#reasoning = new MarkerRewriter(remap);
+          this.#content = new MarkerRewriter(markerRemap(remap));
+          this.#reasoning = new MarkerRewriter(markerRemap(remap));
         }
       }
       const reasoning = delta.reasoning_content;

@@ -60,41 +60,55 @@ export function isIdentityRemap(remap: readonly number[]): boolean {
 }
 
 /** Not after a word character or `)`, so code such as `items[2]` or `f(x)[1]` is left alone. */
-const MARKER = /(?<![\w)])\[(\d{1,4}(?:\s*,\s*\d{1,4})*)\]/g;
+const MARKER = /(?<![\w)])\[(\d{1,5}(?:\s*,\s*\d{1,5})*)\]/g;
+
+/** A marker number's new number: a number, null to drop it, undefined to leave it as written. */
+type MarkerMap = (n: number) => number | null | undefined;
 
 /**
- * Rewrites `[n]` and `[n, m]` markers from the service's numbering to the deduplicated one.
- * Numbers outside the annotations are left as they are; a marker whose sources all lacked a URL is dropped.
+ * Rewrites `[n]` and `[n, m]` markers through `map`; a marker whose numbers `map` all leaves as written stays whole,
+ * and one whose numbers are all dropped goes.
  */
-export function remapCitationMarkers(input: string, remap: readonly number[]): string {
-  if (input.indexOf('[') === -1 || isIdentityRemap(remap)) return input;
+function rewriteMarkers(input: string, map: MarkerMap): string {
+  if (input.indexOf('[') === -1) return input;
   return input.replace(MARKER, (whole, list: string) => {
     const numbers: number[] = [];
     let known = false;
     for (const part of list.split(',')) {
       const n = Number(part.trim());
-      const mapped = n >= 1 && n <= remap.length ? remap[n - 1]! : n;
-      if (n >= 1 && n <= remap.length) known = true;
-      if (mapped !== 0 && !numbers.includes(mapped)) numbers.push(mapped);
+      const mapped = map(n);
+      if (mapped !== undefined) known = true;
+      const shown = mapped === undefined ? n : mapped;
+      if (shown !== null && !numbers.includes(shown)) numbers.push(shown);
     }
     if (!known) return whole;
     return numbers.length === 0 ? '' : `[${numbers.join(', ')}]`;
   });
 }
 
+/** The service's numbering to the deduplicated one: numbers outside the annotations stay, sources without a URL go. */
+export function markerRemap(remap: readonly number[]): MarkerMap {
+  return (n) => (n >= 1 && n <= remap.length ? remap[n - 1] || null : undefined);
+}
+
+/** Rewrites `[n]` and `[n, m]` markers from the service's numbering to the deduplicated one (see `markerRemap`). */
+export function remapCitationMarkers(input: string, remap: readonly number[]): string {
+  return isIdentityRemap(remap) ? input : rewriteMarkers(input, markerRemap(remap));
+}
+
 /** Longest text held back while waiting to see whether a trailing `[` starts a marker. */
-const MAX_HELD = 32;
+const MAX_HELD = 40;
 const PARTIAL_MARKER = /^\[[\d,\s]*$/;
 
-/** Applies `remapCitationMarkers` to streamed text, holding back a marker cut between two deltas. */
+/** Applies `rewriteMarkers` to streamed text, holding back a marker cut between two deltas. */
 export class MarkerRewriter {
-  readonly #remap: readonly number[];
+  readonly #map: MarkerMap;
   #held = '';
   /** The character before a marker matters (see MARKER), so each piece is rewritten after the previous one's last. */
   #last = '';
 
-  constructor(remap: readonly number[]) {
-    this.#remap = remap;
+  constructor(map: MarkerMap) {
+    this.#map = map;
   }
 
   push(chunk: string): string {
@@ -116,7 +130,7 @@ export class MarkerRewriter {
 
   #rewrite(s: string): string {
     if (s === '') return s;
-    const out = remapCitationMarkers(this.#last + s, this.#remap).slice(this.#last.length);
+    const out = rewriteMarkers(this.#last + s, this.#map).slice(this.#last.length);
     this.#last = s[s.length - 1]!;
     return out;
   }

@@ -1,11 +1,7 @@
+import { MarkerRewriter } from '../service/citations.ts';
 import type { Citation } from '../service/types.ts';
 import type { WorkspaceMessage } from './workspace-history.ts';
 
-/** `[n]` or `[n, m]`, not after a word character or `)`, so code such as `items[2]` is left alone. */
-const MARKER = /(?<![\w)])\[(\d{1,5}(?:\s*,\s*\d{1,5})*)\]/g;
-const PARTIAL_MARKER = /^\[[\d,\s]*$/;
-/** Longest text held back while waiting to see whether a trailing `[` starts a marker. */
-const MAX_HELD = 40;
 const TITLE_CHARS = 100;
 
 /**
@@ -17,8 +13,7 @@ export class SummaryMarkers {
   readonly #messages: readonly WorkspaceMessage[];
   readonly #sourceOf = new Map<number, number>();
   readonly #citations: Citation[] = [];
-  #held = '';
-  #last = '';
+  readonly #rewriter = new MarkerRewriter((n) => this.#source(n) ?? null);
 
   constructor(messages: readonly WorkspaceMessage[]) {
     this.#messages = messages;
@@ -30,35 +25,11 @@ export class SummaryMarkers {
   }
 
   push(chunk: string): string {
-    let text = this.#held + chunk;
-    this.#held = '';
-    const open = text.lastIndexOf('[');
-    if (open !== -1 && text.length - open <= MAX_HELD && PARTIAL_MARKER.test(text.slice(open))) {
-      this.#held = text.slice(open);
-      text = text.slice(0, open);
-    }
-    return this.#rewrite(text);
+    return this.#rewriter.push(chunk);
   }
 
   flush(): string {
-    const rest = this.#rewrite(this.#held);
-    this.#held = '';
-    return rest;
-  }
-
-  #rewrite(text: string): string {
-    if (text === '') return text;
-    const before = this.#last;
-    this.#last = text[text.length - 1]!;
-    const out = (before + text).replace(MARKER, (_whole, list: string) => {
-      const numbers: number[] = [];
-      for (const part of list.split(',')) {
-        const source = this.#source(Number(part.trim()));
-        if (source !== undefined && !numbers.includes(source)) numbers.push(source);
-      }
-      return numbers.length === 0 ? '' : `[${numbers.join(', ')}]`;
-    });
-    return out.slice(before.length);
+    return this.#rewriter.flush();
   }
 
   /** The reply's number for the prompt's message `n`, assigned when first cited. */

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ReplyCitations } from '../../src/conversation/reply-citations.ts';
-import { MarkerRewriter } from '../../src/service/citations.ts';
+import { MarkerRewriter, markerRemap } from '../../src/service/citations.ts';
 
 const cite = (index: number, url: string) => ({ index, url, title: url });
 
 function rewrite(remap: number[], deltas: string[]): string {
-  const rewriter = new MarkerRewriter(remap);
+  const rewriter = new MarkerRewriter(markerRemap(remap));
   return deltas.map((d) => rewriter.push(d)).join('') + rewriter.flush();
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MarkerRewriter, normalizeCitations, remapCitationMarkers } from '../../src/service/citations.ts';
+import { MarkerRewriter, markerRemap, normalizeCitations, remapCitationMarkers } from '../../src/service/citations.ts';
 
 const source = (n: number, extra: object = {}) => ({
   type: 'url_citation',
@@ -79,19 +79,19 @@ describe('MarkerRewriter', () => {
 
   it('matches the whole-text rewrite for every split into two deltas', () => {
     for (let cut = 0; cut <= text.length; cut++) {
-      const rewriter = new MarkerRewriter(remap);
+      const rewriter = new MarkerRewriter(markerRemap(remap));
       const out = rewriter.push(text.slice(0, cut)) + rewriter.push(text.slice(cut)) + rewriter.flush();
       expect(out, `cut at ${cut}`).toBe(expected);
     }
   });
 
   it('matches the whole-text rewrite when every character is its own delta', () => {
-    const rewriter = new MarkerRewriter(remap);
+    const rewriter = new MarkerRewriter(markerRemap(remap));
     expect([...text].map((c) => rewriter.push(c)).join('') + rewriter.flush()).toBe(expected);
   });
 
   it('does not hold back a bracket that cannot be a marker', () => {
-    const rewriter = new MarkerRewriter(remap);
+    const rewriter = new MarkerRewriter(markerRemap(remap));
     expect(rewriter.push('see [note')).toBe('see [note');
     expect(rewriter.push(' [')).toBe(' ');
     expect(rewriter.push('3] ok')).toBe('[1] ok');
