@@ -8,7 +8,7 @@ import { downloadAttachment } from './attachments.ts';
 import { MESSAGE_LIMIT } from './discord-surface.ts';
 import type { HistoryCache } from '../../src/workspace/history-cache.ts';
 import { InteractionReplies } from './interaction-replies.ts';
-import { interactionWorkspace } from './interaction-workspace.ts';
+import { askerWorkspace } from './asker-workspace.ts';
 import { InteractionSurface } from './interaction-surface.ts';
 import type { RouteRateLimits } from './route-rate-limits.ts';
 import { finishReply, postFile, reportFailure } from './finish-reply.ts';
@@ -76,7 +76,11 @@ export function invocationContext(
   const surface = () => new InteractionSurface({ replies, rateLimits, logger, uploadLimitBytes });
   const isAdmin =
     !interaction.inGuild() || (interaction.memberPermissions?.any([PermissionFlagsBits.ManageGuild, PermissionFlagsBits.Administrator]) ?? false);
-  const workspace = deps.history && interactionWorkspace(interaction, core, deps.history);
+  const { channelId, user, guildId, client } = interaction;
+  const workspace =
+    deps.history && channelId !== null
+      ? askerWorkspace({ client, askerId: user.id, channelId, channel, guildId, isDirectMessage: !interaction.inGuild() }, core, deps.history)
+      : undefined;
   const voice = deps.voice?.controlFor({ guildId: interaction.guildId, channelId: interaction.channelId ?? '', userId: interaction.user.id });
   return {
     platform: 'discord',

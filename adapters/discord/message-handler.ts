@@ -19,7 +19,8 @@ import type { ReplyChains } from './reply-chains.ts';
 import { filesToRead, repliedMessage } from './replied-message.ts';
 import { discordStatusMark } from './status-reactions.ts';
 import { visibleContent, type VisibleContent } from './visible-content.ts';
-import { DiscordWorkspace } from './workspace-history.ts';
+import { askerWorkspace } from './asker-workspace.ts';
+import type { DiscordWorkspace } from './workspace-history.ts';
 import type { VoiceNotePolicy } from './voice-note-policy.ts';
 
 export interface MessageHandlerDeps {
@@ -175,21 +176,9 @@ export class MessageHandler {
   }
 
   #workspace(message: Message): DiscordWorkspace {
-    const { core, history } = this.#deps;
-    const channel = message.channel;
-    const place = channel.isThread()
-      ? { channelId: channel.parentId ?? channel.id, threadId: channel.id, isDirectMessage: false }
-      : { channelId: channel.id, isDirectMessage: !message.inGuild() };
-    return new DiscordWorkspace({
-      client: message.client,
-      askerId: message.author.id,
-      place,
-      access: core.config.discord?.access,
-      ...(message.guildId && { guildId: message.guildId }),
-      cache: history,
-      maxPages: core.config.workspace.historyPages,
-      questionId: message.id,
-    });
+    const { client, author, channelId, channel, guildId, id } = message;
+    const at = { client, askerId: author.id, channelId, channel, guildId, isDirectMessage: !message.inGuild(), questionId: id };
+    return askerWorkspace(at, this.#deps.core, this.#deps.history);
   }
 
   async #incoming(
