@@ -81,6 +81,10 @@ export class ToolRegistry {
     }
     const problems = validateArgs(tool.parameters, args);
     if (problems.length > 0) return done(`Error: invalid arguments: ${problems.join('; ')}.`, false);
+    if (tool.needsApproval?.(args as Record<string, unknown>, context)) {
+      const refusal = await approvalRefusal(tool, args as Record<string, unknown>, context);
+      if (refusal) return done(refusal, false);
+    }
 
     const timeout = AbortSignal.timeout(this.#timeoutMs);
     const signal = AbortSignal.any([context.signal, timeout]);
@@ -96,6 +100,15 @@ export class ToolRegistry {
       return done(`Error: ${(error as Error)?.message ?? String(error)}`, false);
     }
   }
+}
+
+/** Why a call that needs approval may not run, or null once the asker approved it. */
+async function approvalRefusal(tool: ToolDefinition, args: Record<string, unknown>, context: ToolContext): Promise<string | null> {
+  if (!context.approve) return "Error: this tool needs the asker's approval, and there is no way to ask for it here. It was not run.";
+  const outcome = await context.approve({ title: tool.title ?? tool.name, args });
+  if (outcome === 'approved') return null;
+  if (outcome === 'denied') return 'The asker denied this call. It was not run.';
+  return 'The asker did not approve this call in time. It was not run.';
 }
 
 function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {

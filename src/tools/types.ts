@@ -17,7 +17,23 @@ export interface ToolContext {
   /** The history of the channels the asker and Herald can read; absent where the adapter offers none. */
   workspace?: WorkspaceHistory;
   logger: Logger;
+  /**
+   * Asks the asker to approve one tool call and waits for their answer (denied by itself after a while). Absent
+   * where no one can be asked: a tool that needs approval is then not run.
+   */
+  approve?(request: ApprovalRequest): Promise<ApprovalOutcome>;
 }
+
+/** A tool call shown to the asker for approval before it runs. */
+export interface ApprovalRequest {
+  /** The tool as people know it, e.g. `github · create_issue`. */
+  title: string;
+  /** The validated arguments it would run with. */
+  args: Record<string, unknown>;
+}
+
+/** What became of an approval: pressed Approve, pressed Deny, or no answer in time. */
+export type ApprovalOutcome = 'approved' | 'denied' | 'expired';
 
 export interface ToolAttachment {
   name: string;
@@ -40,6 +56,10 @@ export interface ToolDefinition<Args = Record<string, unknown>> {
   parameters: JsonSchemaObject;
   /** Whether the tool can be offered in this context (default: always). */
   available?(context: ToolContext): boolean;
+  /** Whether this call must be approved by the asker before it runs (default: never). */
+  needsApproval?(args: Args, context: ToolContext): boolean;
+  /** How the tool is named to the asker in an approval (default: its name). */
+  title?: string;
   handler(args: Args, context: ToolContext): ToolOutput | Promise<ToolOutput>;
 }
 

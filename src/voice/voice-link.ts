@@ -8,6 +8,16 @@ export interface VoiceLoss {
   removed: boolean;
 }
 
+/** 20 ms of one person's voice, as heard in the channel. */
+export interface HeardAudio {
+  /** The speaker's platform user id (never a bot's). */
+  userId: string;
+  /** 960 samples: 48 kHz mono signed 16-bit PCM. */
+  pcm: Int16Array;
+  /** When it arrived, in `performance.now()` milliseconds. */
+  at: number;
+}
+
 /** The bot's presence in one voice channel of one guild, as a platform adapter provides it. */
 export interface VoiceLink {
   /** The channel the bot is in: it changes when someone moves the bot elsewhere. */
@@ -21,6 +31,12 @@ export interface VoiceLink {
   stopPlayback(): void;
   /** Leaves the channel; the link cannot be used afterwards. */
   leave(): void;
+  /**
+   * Hears the people in the channel, bots excepted: the bot stops being deafened and `onAudio` gets every frame
+   * until the returned function is called (the bot is deafened again). Absent where the platform cannot hear.
+   * Nothing arrives while a person is silent: a gap in their frames is silence.
+   */
+  listen?(onAudio: (audio: HeardAudio) => void): () => void;
   /** Called once when the connection is gone for good (rejoining failed, or the bot was removed). */
   onLost(listener: (loss: VoiceLoss) => void): void;
   /** Called when someone moved the bot to another voice channel of the guild; the link carries on there. */

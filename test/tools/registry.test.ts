@@ -23,6 +23,40 @@ const echo = defineTool<{ text: string; times?: number }>({
 });
 
 describe('ToolRegistry', () => {
+  it('runs a tool that needs approval only once the asker approves, and tells the model otherwise', async () => {
+    const runs: string[] = [];
+    const guarded = defineTool<{ text: string }>({
+      name: 'post',
+      title: 'tracker · post',
+      description: 'Posts text.',
+      parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+      needsApproval: ({ text }) => text !== 'safe',
+      handler: ({ text }) => {
+        runs.push(text);
+        return `posted ${text}`;
+      },
+    });
+    const registry = new ToolRegistry([guarded]);
+    const asked: unknown[] = [];
+    const answering = (outcome: 'approved' | 'denied' | 'expired') =>
+      toolContext({
+        approve: async (request) => {
+          asked.push(request);
+          return outcome;
+        },
+      });
+    expect((await registry.execute(call('post', '{"text":"a"}'), answering('approved'))).content).toBe('posted a');
+    expect(asked).toEqual([{ title: 'tracker · post', args: { text: 'a' } }]);
+    expect(await registry.execute(call('post', '{"text":"b"}'), answering('denied'))).toMatchObject({
+      ok: false,
+      content: 'The asker denied this call. It was not run.',
+    });
+    expect((await registry.execute(call('post', '{"text":"c"}'), answering('expired'))).content).toMatch(/did not approve this call in time/);
+    expect((await registry.execute(call('post', '{"text":"d"}'), toolContext())).content).toMatch(/no way to ask for it here/);
+    expect((await registry.execute(call('post', '{"text":"safe"}'), toolContext())).content).toBe('posted safe');
+    expect(runs).toEqual(['a', 'safe']);
+  });
+
   it('runs a tool and returns its text for the model', async () => {
     const registry = new ToolRegistry([echo]);
     const result = await registry.execute(call('echo', '{"text":"ab","times":2}'), toolContext());
