@@ -161,9 +161,10 @@ export class ConversationEngine {
     return this.#admission.exclusive(conversationId(key), () => this.#history.forget(key, messageId));
   }
 
-  /** Forgets a conversation's history; a channel's with its threads and reply chains. */
-  reset(key: ConversationKey): Promise<boolean> {
-    return this.#history.reset(key);
+  /** Forgets a conversation's history (a channel's with its threads and reply chains) and its persona. */
+  async reset(key: ConversationKey): Promise<boolean> {
+    const [history, persona] = await Promise.all([this.#history.reset(key), this.#settings.forgetConversationPersona(key)]);
+    return history || persona;
   }
 
   /** Today's and all-time usage of a user or a guild/workspace, with the limits that apply. */

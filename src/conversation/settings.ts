@@ -57,11 +57,16 @@ export class SettingsStore {
   /** Sets (or with null clears) a conversation's persona, kept as long as its history; RangeError for one too long or empty. */
   async setConversationPersona(key: ConversationKey, persona: string | null, ttlMs: number): Promise<void> {
     if (persona === null) {
-      await this.#store.delete(conversationPersonaKey(key));
+      await this.forgetConversationPersona(key);
       return;
     }
     checkPatch({ persona });
     await this.#store.set(conversationPersonaKey(key), persona.trim(), ttlMs);
+  }
+
+  /** Clears a conversation's persona; true when it had one. */
+  forgetConversationPersona(key: ConversationKey): Promise<boolean> {
+    return this.#store.delete(conversationPersonaKey(key));
   }
 
   /** How Herald is addressed in the channel of `key`; the defaults (mentions only) when the store cannot say. */

@@ -60,6 +60,11 @@ describe('a member’s persona for their own conversation', () => {
     await command('persona', thread.id, {}, { subcommand: 'clear' });
     expect(await systemPromptFor(thread.id, 'who are you now?')).toMatch(/^You are Herald, /);
 
+    // /reset forgets the persona with the conversation.
+    await command('persona', thread.id, { text: PIRATE }, { subcommand: 'set' });
+    expect((await command('reset', thread.id, {})).content).toBe('Done — I have forgotten this conversation.');
+    expect(await systemPromptFor(thread.id, 'who are you after the reset?')).toMatch(/^You are Herald, /);
+
     // Set again, then disallowed by the admin: the member's persona no longer applies.
     await command('persona', thread.id, { text: PIRATE }, { subcommand: 'set' });
     await command('settings', thread.id, { scope: 'channel', member_personas: 'off' }, { userId: fake.users.owner.id });
