@@ -1,6 +1,5 @@
+import { citedNumbers } from '../service/citations.ts';
 import type { Citation } from '../service/types.ts';
-
-const MARKER = /\[(\d{1,4}(?:\s*,\s*\d{1,4})*)\]/g;
 
 /**
  * The numbered sources of one reply. The capability layer numbers each service response's sources
@@ -19,8 +18,7 @@ export class ReplyCitations {
    * only when the answer cites them, so a search's other matches are not passed off as sources. Numbers are kept.
    */
   shownWith(answer: string): Citation[] {
-    const cited = new Set<number>();
-    for (const [, list] of answer.matchAll(MARKER)) for (const n of list!.split(',')) cited.add(Number(n.trim()));
+    const cited = citedNumbers(answer);
     return this.#citations.filter((c) => c.message === undefined || cited.has(c.index));
   }
 

@@ -62,6 +62,13 @@ export function isIdentityRemap(remap: readonly number[]): boolean {
 /** Not after a word character or `)`, so code such as `items[2]` or `f(x)[1]` is left alone. */
 const MARKER = /(?<![\w)])\[(\d{1,5}(?:\s*,\s*\d{1,5})*)\]/g;
 
+/** Every source number the `[n]` and `[n, m]` markers of `text` cite. */
+export function citedNumbers(text: string): Set<number> {
+  const cited = new Set<number>();
+  for (const [, list] of text.matchAll(MARKER)) for (const n of list!.split(',')) cited.add(Number(n.trim()));
+  return cited;
+}
+
 /** A marker number's new number: a number, null to drop it, undefined to leave it as written. */
 type MarkerMap = (n: number) => number | null | undefined;
 

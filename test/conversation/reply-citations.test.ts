@@ -27,6 +27,8 @@ describe('ReplyCitations', () => {
       [4, 'm3'],
     ]);
     expect(sources.shownWith('No markers.').map((c) => c.url)).toEqual(['web']);
+    // Code indexing is not a citation, as the markers' rewriting already holds.
+    expect(sources.shownWith('Use `items[2]` or f(x)[3].').map((c) => c.url)).toEqual(['web']);
   });
 
   it('appends later sources, reusing numbers for URLs already listed', () => {
