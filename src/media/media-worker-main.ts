@@ -43,7 +43,7 @@ async function run(task: MediaTask): Promise<{ result: unknown; transfer: ArrayB
   }
 }
 
-parentPort!.once('message', (task: MediaTask) => {
+parentPort!.on('message', (task: MediaTask) => {
   run(task).then(
     ({ result, transfer }) => parentPort!.postMessage({ result }, transfer),
     (error: unknown) => parentPort!.postMessage({ failure: describeWorkerFailure(error) }),

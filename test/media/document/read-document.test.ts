@@ -95,12 +95,14 @@ describe('readDocument: PDFs', () => {
     await expect(readDocument('blank.pdf', bytes, Infinity, { maxPages: 11 })).rejects.toBeInstanceOf(NoTextLayerError);
   });
 
-  it('gives up on a PDF at its time limit, even within one page', async () => {
+  it('gives up on a PDF at its time limit, even within one page, on a worker kept from an earlier file, then reads the next', async () => {
+    expect(await readDocument('before.pdf', pdfFile([['Read first']]))).toEqual({ text: 'Read first', pages: 1 });
     const bytes = pdfFile([Array.from({ length: 300_000 }, (_, i) => `line ${i}`)]);
     await expect(readDocument('slow.pdf', bytes, Infinity, { workerTimeoutMs: 300 })).rejects.toMatchObject({
       code: 'too_large',
       message: 'Reading "slow.pdf" took longer than 0.3 s, so I gave up.',
     });
+    expect(await readDocument('after.pdf', pdfFile([['Read after']]))).toEqual({ text: 'Read after', pages: 1 });
   });
 
   it('leaves the event loop free while it reads a long PDF', async () => {
