@@ -13,6 +13,8 @@ export interface SpeakOptions {
   input?: 'voice-activity' | 'open-mic';
   /** Milliseconds between frames: 20 is real time (the default); less sends faster, for unit tests. */
   frameIntervalMs?: number;
+  /** Fault: the frames' E2EE layer is damaged, as if the client encrypted with keys the bot does not have. */
+  undecryptable?: boolean;
 }
 
 export interface SpokenAudio {
@@ -102,12 +104,13 @@ export async function speak(
         const opus = encoder.encode(frame);
         spoken.opus.push(opus);
         spoken.sampleOffsets.push(index * SAMPLES_PER_FRAME);
-        if (forward(state, udp, stream, opus, { marker, level: audioLevel(rms, voiced) })) spoken.forwarded++;
+        const relayed = { marker, level: audioLevel(rms, voiced), damage: options.undecryptable ?? false };
+        if (forward(state, udp, stream, opus, relayed)) spoken.forwarded++;
       } else if (silenceLeft > 0) {
         talking = false;
         quietFrames = 0;
         silenceLeft--;
-        if (forward(state, udp, stream, OPUS_SILENCE_FRAME, { marker: false, level: 127 })) spoken.forwarded++;
+        if (forward(state, udp, stream, OPUS_SILENCE_FRAME, { marker: false, level: 127, damage: false })) spoken.forwarded++;
       }
       stream.timestamp = (stream.timestamp + SAMPLES_PER_FRAME) >>> 0;
       stream.clockAt = performance.now();
@@ -138,7 +141,7 @@ function forward(
   udp: VoiceUdpEndpoint,
   stream: SpeakerStream,
   opus: Buffer,
-  { marker, level }: { marker: boolean; level: number },
+  { marker, level, damage }: { marker: boolean; level: number; damage: boolean },
 ): boolean {
   const sequence = stream.sequence;
   stream.sequence = (stream.sequence + 1) & 0xffff;
@@ -147,6 +150,7 @@ function forward(
   if (!session.announcedSpeakers.has(stream.userId)) announce(state, stream);
   const payload = opus.equals(OPUS_SILENCE_FRAME) ? opus : state.dave.encrypt(stream.userId, opus);
   if (!payload) return false;
+  if (damage) payload.writeUInt8(payload[0]! ^ 0xff, 0);
   const clear = Buffer.alloc(16);
   clear[0] = 0x90; // version 2, extension present, no padding, no CSRCs
   clear[1] = (marker ? 0x80 : 0) | OPUS_PAYLOAD_TYPE;
