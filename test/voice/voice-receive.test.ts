@@ -37,7 +37,7 @@ beforeAll(async () => {
   });
   fake.setVoiceServer({ endpoint: voice.endpoint, token: 'voice-token' });
   const logger = pino({ level: 'info' }, { write: (line: string) => logs.push(JSON.parse(line)) });
-  link = await new DiscordVoicePlatform(client, logger).join(fake.guild.id, fake.voiceChannel.id);
+  link = await new DiscordVoicePlatform(client, logger, { recoverTimeoutMs: 500, rejoinDelayMs: 50 }).join(fake.guild.id, fake.voiceChannel.id);
 });
 
 afterAll(async () => {
@@ -136,6 +136,29 @@ describe('Discord voice link hears the channel: real discord.js and @discordjs/v
     await afterQuiet;
     expect(heard.length).toBe(before);
     expect(logs.filter((line) => line.level >= 40)).toEqual([]);
+  });
+
+  it('goes on hearing, undeafened, through a lost voice connection joined afresh', async () => {
+    const { alice } = fake.users;
+    const heard: HeardAudio[] = [];
+    const stop = link.listen((audio) => heard.push(audio));
+    const [identifies, executes, requests] = [
+      voice.payloads.filter((payload) => payload.op === 0).length,
+      voice.daveEvents.filter((event) => event.type === 'execute').length,
+      fake.voiceRequests.length,
+    ];
+    voice.dropConnection(4006); // not resumable: the link joins afresh
+    await fake.waitFor(() => voice.payloads.filter((payload) => payload.op === 0).length > identifies, { timeoutMs: 5_000 });
+    await fake.waitFor(() => voice.daveEvents.filter((event) => event.type === 'execute').length > executes, { timeoutMs: 5_000 });
+    const joins = fake.voiceRequests.slice(requests).filter((request) => request.channelId !== null);
+    expect(joins.length).toBeGreaterThan(0);
+    expect(joins.every((request) => !request.selfDeaf)).toBe(true);
+
+    const quiet = receiverQuiet(alice.id);
+    const said = await voice.speak(alice.id, talkFixture('mm-hm-a'));
+    await quiet;
+    expect(heard.map((audio) => audio.userId)).toEqual(said.opus.map(() => alice.id));
+    stop();
   });
 
   it("warns once, and goes on hearing, when a speaker's packets arrive but none can be decrypted", async () => {
