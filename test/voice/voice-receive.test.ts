@@ -17,6 +17,8 @@ let voice: FakeVoiceServer;
 let link: DiscordVoiceLink;
 let jukebox: UserRecord;
 const logs: { level: number; msg: string }[] = [];
+/** The warnings logged since `from` (an earlier length of `logs`). */
+const warningsSince = (from: number) => logs.slice(from).filter((line) => line.level === 40);
 
 beforeAll(async () => {
   fake = await startFakeDiscord({ heartbeatIntervalMs: 1000 });
@@ -88,14 +90,16 @@ const receiverQuiet = (userId: string) =>
 describe('Discord voice link hears the channel: real discord.js and @discordjs/voice, fake Discord and voice server', () => {
   it("delivers each person's decoded frames under their id while listening, skips bots, and is deaf otherwise", async () => {
     const { alice, bob } = fake.users;
+    const logged = logs.length;
     expect(fake.voiceRequests.at(-1)).toMatchObject({ channelId: fake.voiceChannel.id, selfDeaf: true });
     const heard: HeardAudio[] = [];
     const stop = link.listen((audio) => heard.push(audio));
     await fake.waitFor(() => fake.voiceRequests.at(-1)?.selfDeaf === false, { description: 'the bot undeafened' });
     expect(fake.voiceRequests.at(-1)?.channelId).toBe(fake.voiceChannel.id);
 
-    // Bob is not in the client's cache: he is looked up while his first frames wait.
+    // Bob and the jukebox bot are not in the client's cache: they are looked up while their first frames wait.
     client.users.cache.delete(bob.id);
+    client.users.cache.delete(jukebox.id);
     const quiet = Promise.all([receiverQuiet(alice.id), receiverQuiet(bob.id), receiverQuiet(jukebox.id)]);
     const [saidAlice, saidBob, saidJukebox] = await Promise.all([
       voice.speak(alice.id, talkFixture('capital-of-france-a')),
@@ -135,7 +139,7 @@ describe('Discord voice link hears the channel: real discord.js and @discordjs/v
     await arrived; // Discord still sends the audio to a self-deafened bot
     await afterQuiet;
     expect(heard.length).toBe(before);
-    expect(logs.filter((line) => line.level >= 40)).toEqual([]);
+    expect(logs.slice(logged).filter((line) => line.level >= 40)).toEqual([]);
   });
 
   it('goes on hearing, undeafened, through a lost voice connection joined afresh', async () => {
@@ -161,8 +165,24 @@ describe('Discord voice link hears the channel: real discord.js and @discordjs/v
     stop();
   });
 
+  it('drops what a speaker sends beyond real time, with one warning', async () => {
+    const { bob } = fake.users;
+    const logged = logs.length;
+    const heard: HeardAudio[] = [];
+    const stop = link.listen((audio) => heard.push(audio));
+    const quiet = receiverQuiet(bob.id);
+    const said = await voice.speak(bob.id, talkFixture('long-interruption-a'), { input: 'open-mic', frameIntervalMs: 0 });
+    await quiet;
+    stop();
+    // Two seconds' worth get through at once (network jitter), then fifty frames a second.
+    expect(heard.length).toBeGreaterThanOrEqual(100);
+    expect(heard.length).toBeLessThan(said.opus.length - 50);
+    expect(warningsSince(logged).map((line) => line.msg)).toEqual(['voice: a speaker sends faster than real time; dropping the excess']);
+  });
+
   it("warns once, and goes on hearing, when a speaker's packets arrive but none can be decrypted", async () => {
     const { alice } = fake.users;
+    const logged = logs.length;
     const heard: HeardAudio[] = [];
     const stop = link.listen((audio) => heard.push(audio));
     for (let attempt = 0; attempt < 2; attempt++) {
@@ -171,7 +191,7 @@ describe('Discord voice link hears the channel: real discord.js and @discordjs/v
       await quiet;
     }
     expect(heard).toEqual([]);
-    const warnings = logs.filter((line) => line.level === 40);
+    const warnings = warningsSince(logged);
     expect(warnings.map((line) => line.msg)).toEqual(['voice: packets arrive from a speaker but the receiver yields no audio (decryption failing?)']);
     expect(warnings[0]).toMatchObject({ guildId: fake.guild.id, userId: alice.id });
 
