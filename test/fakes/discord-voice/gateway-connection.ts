@@ -1,4 +1,4 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { RawData, WebSocket } from 'ws';
 import { DAVE_PROTOCOL_VERSION, VoiceCloseCode, VoiceOp, isTransportMode } from './protocol.ts';
 import type { VoiceServerState } from './state.ts';
@@ -142,12 +142,12 @@ export class GatewayConnection implements SessionTransport {
     }
     const previous = this.state.sessions.get(config.sessionId);
     previous?.connection?.close(VoiceCloseCode.SessionNoLongerValid, 'Replaced by a new Identify');
-    const session = new VoiceSession(config.sessionId, config.userId, this.freeSsrc());
+    const session = new VoiceSession(config.sessionId, config.userId, this.state.freeSsrc());
     session.connection = this;
     this.session = session;
     this.state.addSession(session);
     session.sendUnnumbered(VoiceOp.Ready, { ssrc: session.ssrc, ip: '127.0.0.1', port: this.state.udpPort, modes: config.modes });
-    if (this.state.users.length > 0) session.send(VoiceOp.ClientsConnect, { user_ids: [...this.state.users] });
+    session.clientsConnected([...this.state.users]);
   }
 
   private onResume(d: unknown): void {
@@ -195,12 +195,5 @@ export class GatewayConnection implements SessionTransport {
       delay: Number(d.delay),
       at: performance.now(),
     });
-  }
-
-  private freeSsrc(): number {
-    let ssrc: number;
-    do ssrc = randomInt(1, 2 ** 32 - 1);
-    while (this.state.sessionsBySsrc.has(ssrc));
-    return ssrc;
   }
 }
