@@ -1,10 +1,11 @@
 import type { SendableChannels } from 'discord.js';
 import type { ReplyStream } from '../../src/conversation/types.ts';
 import type { Logger } from '../../src/log/logger.ts';
-import type { AnswerControls, AnswerEvents, AnswerWriter, WrittenAnswer } from '../../src/platform/platform.ts';
+import type { AnswerControls, AnswerEvents, AnswerWriter, ApprovalMessage, ApprovalView, WrittenAnswer } from '../../src/platform/platform.ts';
 import { renderReply } from '../../src/streaming/render-reply.ts';
 import { answerButtons } from './answer-buttons.ts';
 import { AnswerMessages, EMPTY_ANSWER } from './answer-messages.ts';
+import { postApproval } from './approval-message.ts';
 import { ChannelSurface } from './channel-surface.ts';
 import type { RouteRateLimits } from './route-rate-limits.ts';
 import { finishReply, reportFailure } from './finish-reply.ts';
@@ -32,10 +33,12 @@ export class ChannelAnswer implements AnswerWriter {
   readonly #posted: string[] = [];
   readonly #questionId: string;
   readonly #messages: AnswerMessages;
+  readonly #channel: SendableChannels;
 
   constructor(options: ChannelAnswerOptions) {
     const { channel, logger, chains, events } = options;
     this.#logger = logger;
+    this.#channel = channel;
     this.#questionId = options.questionId;
     this.#messages = new AnswerMessages(channel.client.rest, channel.id, options.questionId);
     const remember = (id: string) => {
@@ -88,6 +91,10 @@ export class ChannelAnswer implements AnswerWriter {
 
   remove(messageKeys: readonly string[]): Promise<void> {
     return this.#surface.remove(messageKeys);
+  }
+
+  askApproval(view: ApprovalView): Promise<ApprovalMessage> {
+    return postApproval(this.#channel.client.rest, this.#channel.id, this.#questionId, view);
   }
 
   fail(error: unknown): Promise<void> {

@@ -6,12 +6,13 @@ import { CancelledError } from '../errors.ts';
 import type { Logger } from '../log/logger.ts';
 import { MessageGoneError } from '../streaming/surface.ts';
 import { AnsweredQuestions, type AnsweredQuestion, type AnswerVersion } from './answered-questions.ts';
+import { Approvals } from './approvals.ts';
 import { stoppableReply } from './answer-stream.ts';
 import { controlsOf, finishedControls, MAX_VERSIONS } from './answer-versions.ts';
 import { DeletionWatch } from './deletion-watch.ts';
 import { EventClaims } from './event-claims.ts';
 import { refuseIfLate } from './late-question.ts';
-import type { AnswerPress, AnswerWriter, PressOutcome, Question } from './platform.ts';
+import type { AnswerPress, AnswerWriter, ApprovalPress, ApprovalPressOutcome, PressOutcome, Question } from './platform.ts';
 import type { PlatformHooks } from './platform-hooks.ts';
 import { StopPresses } from './stop-presses.ts';
 
@@ -51,6 +52,9 @@ interface AnswerAborts {
   stop: AbortController;
   /** What the engine's request listens to. */
   signal: AbortSignal;
+  /** The answer's writer once it is open: approvals are posted through it. */
+  writer: Promise<AnswerWriter>;
+  opened(writer: AnswerWriter): void;
 }
 
 /**
@@ -69,6 +73,7 @@ export class QuestionFlow {
   /** Answers being written here, by question key: an edit waits for the old one, a deletion for its end. */
   readonly #replying = new Map<string, Promise<void>>();
   readonly #stops: StopPresses;
+  readonly #approvals: Approvals;
 
   constructor({ platform, core, logger, hooks = {} }: QuestionFlowOptions) {
     this.#platform = platform;
@@ -78,6 +83,7 @@ export class QuestionFlow {
     this.#claims = new EventClaims(core.store, logger);
     this.#answered = new AnsweredQuestions(core.store, platform, core.config.conversation.historyTtlSeconds * 1000);
     this.#stops = new StopPresses(core.store, platform, logger);
+    this.#approvals = new Approvals(core.store, platform, core.config.conversation.approvalTimeoutMs, logger);
   }
 
   /** True for the first delivery of a platform event (by its own id); false for a repeat. */
@@ -142,6 +148,11 @@ export class QuestionFlow {
       case 'continue':
         return this.#answerAgainLater(press, answered);
     }
+  }
+
+  /** Approve or Deny pressed on an approval, on whichever instance: it reaches the call waiting for it. */
+  approvalPressed(press: ApprovalPress): Promise<ApprovalPressOutcome> {
+    return this.#approvals.pressed(press);
   }
 
   get #draining(): boolean {
@@ -227,7 +238,7 @@ export class QuestionFlow {
     incoming: IncomingMessage,
     aborts: AnswerAborts,
   ): Promise<ReplyStream | undefined> {
-    const options = this.#handleOptions(question, aborts);
+    const options = this.#handleOptions(question, incoming, aborts);
     if (press.action === 'continue') return this.#core.engine.handle(continuation(incoming, (answered.continued ?? 0) + 1), options);
     if (answered.stopped) return this.#core.engine.handle(incoming, options);
     const now = Date.now();
@@ -257,8 +268,10 @@ export class QuestionFlow {
     const signals = [withdraw.signal, cancel.signal];
     if (signal) signals.push(signal);
     if (this.#hooks.shutdown) signals.push(this.#hooks.shutdown.deadlineSignal);
+    let opened!: (writer: AnswerWriter) => void;
+    const writer = new Promise<AnswerWriter>((resolve) => (opened = resolve));
     // Stop is not among them: ending the reply stream cancels the engine's request.
-    return { withdraw, cancel, stop: new AbortController(), signal: AbortSignal.any(signals) };
+    return { withdraw, cancel, stop: new AbortController(), signal: AbortSignal.any(signals), writer, opened };
   }
 
   async #answer(question: Question, signal: AbortSignal | undefined): Promise<void> {
@@ -269,7 +282,7 @@ export class QuestionFlow {
       await this.#answered.set(question.key, { text: question.text, answerKeys: [] });
       refuseIfLate(question.sentAt);
       const incoming = await this.#read(question, aborts.signal);
-      const stream = this.#core.engine.handle(incoming, this.#handleOptions(question, aborts));
+      const stream = this.#core.engine.handle(incoming, this.#handleOptions(question, incoming, aborts));
       await this.#show(question, incoming, stream, writer, aborts);
     } catch (error) {
       await this.#fail(question, writer, error, aborts);
@@ -290,7 +303,7 @@ export class QuestionFlow {
     await this.#answerInPlace(question, aborts, {
       start: (incoming) => {
         const replaces: Replacement = { messageId: incoming.messageId, sentAt: question.sentAt, editedAt };
-        return replacingReply(this.#core.engine.handle(incoming, { ...this.#handleOptions(question, aborts), replaces }));
+        return replacingReply(this.#core.engine.handle(incoming, { ...this.#handleOptions(question, incoming, aborts), replaces }));
       },
       declined: async (error) => {
         if (error === undefined)
@@ -349,13 +362,15 @@ export class QuestionFlow {
   }
 
   #open(question: Question, aborts: AnswerAborts, watched: string[]): AnswerWriter {
-    return question.openAnswer({
+    const writer = question.openAnswer({
       posted: (key) => {
         watched.push(key);
         this.#deletions.watch(key, () => aborts.withdraw.abort(new MessageGoneError(key)));
       },
       stoppedByAsker: () => aborts.cancel.abort(),
     });
+    aborts.opened(writer);
+    return writer;
   }
 
   async #read(question: Question, signal: AbortSignal): Promise<IncomingMessage> {
@@ -364,11 +379,17 @@ export class QuestionFlow {
     return incoming;
   }
 
-  #handleOptions(question: Question, aborts: AnswerAborts): HandleOptions {
+  #handleOptions(question: Question, incoming: IncomingMessage, aborts: AnswerAborts): HandleOptions {
     return {
       signal: aborts.signal,
       ...(question.workspace && { workspace: question.workspace }),
       onSuperseded: () => aborts.withdraw.abort(),
+      approve: async (request, signal) => {
+        const writer = await untilAborted(aborts.writer, signal);
+        // A writer that cannot show an approval leaves the call unapproved.
+        if (!writer.askApproval) return 'denied';
+        return this.#approvals.ask({ request, askerId: incoming.author.id, show: (view) => writer.askApproval!(view), signal });
+      },
     };
   }
 
@@ -438,6 +459,19 @@ export class QuestionFlow {
     }
     await writer.fail(error).catch((failure: unknown) => this.#logger.error({ err: failure }, 'could not tell the asker that the answer failed'));
   }
+}
+
+/** `promise`, or the signal's reason thrown once it aborts first. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  signal.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    void promise.then((value) => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(value);
+    });
+  });
 }
 
 /** Where the exchange a question started is remembered, for a deletion of the question to forget it. */
