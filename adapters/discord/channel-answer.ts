@@ -9,6 +9,7 @@ import { postApproval } from './approval-message.ts';
 import { ChannelSurface } from './channel-surface.ts';
 import type { RouteRateLimits } from './route-rate-limits.ts';
 import { finishReply, reportFailure } from './finish-reply.ts';
+import { QueuedNote } from './queued-note.ts';
 import type { ReplyChains } from './reply-chains.ts';
 import { startTyping } from './typing.ts';
 
@@ -34,6 +35,7 @@ export class ChannelAnswer implements AnswerWriter {
   readonly #questionId: string;
   readonly #messages: AnswerMessages;
   readonly #channel: SendableChannels;
+  readonly #queued: QueuedNote;
 
   constructor(options: ChannelAnswerOptions) {
     const { channel, logger, chains, events } = options;
@@ -48,6 +50,7 @@ export class ChannelAnswer implements AnswerWriter {
     };
     remember(options.questionId);
     this.#typing = startTyping(channel, logger);
+    this.#queued = new QueuedNote(channel.client.rest, channel.id, options.questionId, logger);
     this.#surface = new ChannelSurface({
       channel,
       replyTo: options.questionId,
@@ -69,7 +72,10 @@ export class ChannelAnswer implements AnswerWriter {
       const rendered = await renderReply(
         stream,
         this.#surface,
-        { failed: (error) => this.#logger.error({ err: error }, 'reply stream failed') },
+        {
+          status: (phase, text) => (phase === 'queued' ? this.#queued.show(text) : this.#queued.clear()),
+          failed: (error) => this.#logger.error({ err: error }, 'reply stream failed'),
+        },
         { emptyText: EMPTY_ANSWER, signal },
       );
       if (!rendered.stopped) await finishReply(this.#surface, rendered, { showReasoning: false, logger: this.#logger });
@@ -103,6 +109,7 @@ export class ChannelAnswer implements AnswerWriter {
 
   async close(): Promise<void> {
     this.#typing.stop();
+    await this.#queued.clear();
     this.#surface.dispose();
   }
 }

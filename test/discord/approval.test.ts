@@ -83,4 +83,27 @@ describe('discord: a tool call waits for the asker to approve it', () => {
     expect(h.fake.message(approval.id)!.content).toMatch(/^🚫 Denied: `notes · post`/);
     expect(buttons(h.fake.message(approval.id))).toEqual([]);
   });
+
+  it('a message sent while an approval waits queues visibly and is answered after, with the first exchange in its history', async () => {
+    const { fake, emu } = h;
+    const dm = fake.dmChannel.id;
+    const before = h.finished;
+    const approval = await askForApproval(dm, 'first');
+    const second = fake.sendMessage({ channelId: dm, content: 'then what is the history' });
+    const note = await fake.waitFor(() => h.botMessages(dm).find((m) => m.reference?.messageId === second.id), {
+      description: 'the queued note',
+    });
+    expect(note.content).toBe('⏳ _Waiting for the previous reply…_');
+    expect(emu.requests.some((r) => JSON.stringify(r.body).includes('what is the history'))).toBe(false);
+
+    await press(approval.id, 'Approve');
+    await h.repliesFinished(before + 2);
+    expect(fake.message(note.id)?.deleted).toBe(true);
+    const answers = h.botMessages(dm).filter((m) => !m.deleted && m.id !== approval.id);
+    expect(answers.map((m) => m.reference?.messageId)).toEqual([expect.any(String), second.id]);
+    expect(answers[0]!.content).toContain('post_note: posted first');
+    expect(answers[1]!.content).toMatch(
+      /^History:\nsystem: [^]*\nuser: call post_note \{"text":"first"\}\n[^]*tool: posted first\nassistant: Tool results:/,
+    );
+  });
 });
