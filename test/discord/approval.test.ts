@@ -103,7 +103,7 @@ describe('discord: a tool call waits for the asker to approve it', () => {
     expect(answers.map((m) => m.reference?.messageId)).toEqual([expect.any(String), second.id]);
     expect(answers[0]!.content).toContain('post_note: posted first');
     expect(answers[1]!.content).toMatch(
-      /^History:\nsystem: [^]*\nuser: call post_note \{"text":"first"\}\n[^]*tool: posted first\nassistant: Tool results:/,
+      /^History:\nsystem: [\s\S]*\nuser: call post_note \{"text":"first"\}\n[\s\S]*tool: posted first\nassistant: Tool results:/,
     );
   });
 });
