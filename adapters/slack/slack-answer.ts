@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { ReplyStream } from '../../src/conversation/types.ts';
 import { describeError, HeraldError } from '../../src/errors.ts';
-import type { AnswerControls, AnswerEvents, AnswerWriter, WrittenAnswer } from '../../src/platform/platform.ts';
+import type { AnswerControls, AnswerEvents, AnswerWriter, ApprovalMessage, ApprovalView, WrittenAnswer } from '../../src/platform/platform.ts';
 import { MessageGoneError } from '../../src/streaming/surface.ts';
 import { stopBlock } from './answer-controls.ts';
+import { postApproval } from './approval-message.ts';
 import { deleteMessages } from './delete-messages.ts';
 import { messageKey, tsOfKey } from './message-key.ts';
 import { toMrkdwn } from './mrkdwn.ts';
@@ -64,6 +65,10 @@ export class SlackAnswer implements AnswerWriter {
       ...(sent.rendered && { text: sent.rendered.text }),
       ...(sent.stopped && { stopped: sent.stopped }),
     };
+  }
+
+  askApproval(view: ApprovalView): Promise<ApprovalMessage> {
+    return postApproval(this.#rt.api, this.#options.target, view);
   }
 
   remove(messageKeys: readonly string[]): Promise<void> {
