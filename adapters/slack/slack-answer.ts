@@ -5,6 +5,7 @@ import type { AnswerControls, AnswerEvents, AnswerWriter, ApprovalMessage, Appro
 import { MessageGoneError } from '../../src/streaming/surface.ts';
 import { stopBlock } from './answer-controls.ts';
 import { postApproval } from './approval-message.ts';
+import { QueuedNote } from './queued-note.ts';
 import { deleteMessages } from './delete-messages.ts';
 import { messageKey, tsOfKey } from './message-key.ts';
 import { toMrkdwn } from './mrkdwn.ts';
@@ -32,11 +33,13 @@ export class SlackAnswer implements AnswerWriter {
   readonly #events: AnswerEvents;
   /** Whether a message went into the thread (Slack then clears the status itself). */
   #replied = false;
+  readonly #queued: QueuedNote;
 
   constructor(rt: SlackRuntime, options: SlackAnswerOptions, events: AnswerEvents) {
     this.#rt = rt;
     this.#options = options;
     this.#events = events;
+    this.#queued = new QueuedNote(rt.api, options.target, rt.logger);
     options.status?.('thinking…').catch((error: unknown) => rt.logger.debug({ err: error }, 'Slack status not shown'));
   }
 
@@ -44,7 +47,7 @@ export class SlackAnswer implements AnswerWriter {
     const { target, questionTs } = this.#options;
     const { channel } = target;
     const questionKey = messageKey(channel, questionTs);
-    const sent = await sendReply(this.#rt, stream, {
+    const sent = await sendReply(this.#rt, this.#queued.around(stream), {
       // Each answer its own id: an edited question's new answer is rated afresh.
       feedbackId: `${questionKey}/${randomBytes(4).toString('hex')}`,
       ...(controls?.stop && { stopButton: stopBlock(questionKey) }),
@@ -91,6 +94,7 @@ export class SlackAnswer implements AnswerWriter {
   }
 
   async close(): Promise<void> {
+    await this.#queued.clear();
     if (!this.#replied) await this.#options.clearStatus?.().catch(() => {});
   }
 }
