@@ -50,6 +50,9 @@ export interface Ticket {
  *   to pollMaxMs), which keeps instances from polling in lockstep. Instances are not ordered against each
  *   other beyond that: two instances' messages arriving within one poll interval may swap.
  * - The holder renews the store lock every renewEveryMs while a long reply streams.
+ * - A holder waiting on a person (an approval) steps aside: the store lock is freed and renewed no more, while a hold
+ *   record keeps other instances out and this process's queue keeps its turns behind it, so the history it read
+ *   stays the conversation's latest.
  */
 export class ConversationLocks {
   readonly #store: Store;
@@ -176,11 +179,13 @@ export class ConversationLocks {
       stepAside: async (holdMs, signal) => {
         if (released || token === undefined) throw new Error('a lease steps aside only while it holds the lock');
         const held = token;
-        hold = held;
         await this.#store.set(holdKey(storeKey), held, holdMs);
+        hold = held;
         clearInterval(renew);
         token = undefined;
-        await this.#store.releaseLock(storeKey, held);
+        await this.#store
+          .releaseLock(storeKey, held)
+          .catch((error: unknown) => this.#logger.warn({ lock: storeKey, err: error }, 'conversation lock release failed; it expires by itself'));
         return async () => {
           token = await this.#acquire(storeKey, { ...(signal && { signal }) }, Date.now(), held);
           await this.#store.delete(holdKey(storeKey));
