@@ -1,6 +1,7 @@
 import { MessageFlags, Routes, type APIMessage, type REST } from 'discord.js';
 import type { ApprovalEnd, ApprovalMessage, ApprovalView } from '../../src/platform/platform.ts';
 import { approvalButtons } from './approval-buttons.ts';
+import { isUnknownMessage } from './discord-surface.ts';
 import { NO_MENTIONS_BODY } from './mentions.ts';
 
 /** Longest tool title shown; a title is the tool's own text, so it goes in inline code with its backticks dropped. */
@@ -33,6 +34,11 @@ export async function postApproval(rest: REST, channelId: string, questionId: st
   return {
     settle: async (end) => {
       await rest.patch(Routes.channelMessage(channelId, posted.id), { body: { ...body(`${ENDS[end]}:`), components: [] } });
+    },
+    remove: async () => {
+      await rest.delete(Routes.channelMessage(channelId, posted.id)).catch((error: unknown) => {
+        if (!isUnknownMessage(error)) throw error;
+      });
     },
   };
 }

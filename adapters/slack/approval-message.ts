@@ -1,5 +1,6 @@
 import type { ApprovalMessage, ApprovalView } from '../../src/platform/platform.ts';
 import { settledApproval, waitingApproval, type ApprovalContent } from './approval-blocks.ts';
+import { deleteMessages } from './delete-messages.ts';
 import type { ReplyTarget } from './reply-part.ts';
 import type { SlackApi } from './slack-api.ts';
 
@@ -15,5 +16,6 @@ export async function postApproval(api: SlackApi, target: ReplyTarget, view: App
     settle: async (end) => {
       await api.call('chat.update', channel, (c) => c.chat.update({ ...send(settledApproval(view, end)), ts }));
     },
+    remove: () => deleteMessages(api, channel, [ts]),
   };
 }

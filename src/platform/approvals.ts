@@ -96,7 +96,8 @@ export class Approvals {
     const expired = new Promise<'expired'>((resolve) => (timer = setTimeout(() => resolve('expired'), this.#timeoutMs)));
     const aborted = new Promise<never>((_, reject) => {
       onAbort = () => reject(signal.reason);
-      signal.addEventListener('abort', onAbort, { once: true });
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
     });
     try {
       const first = await Promise.race([answered, expired, aborted]);

@@ -113,6 +113,8 @@ export type ApprovalEnd = ApprovalOutcome | 'cancelled';
 export interface ApprovalMessage {
   /** Shows how it ended: the controls go, a line says who decided or that time ran out. */
   settle(end: ApprovalEnd): Promise<void>;
+  /** Takes it down, as its question was (absent where nothing shown can be taken back). */
+  remove?(): Promise<void>;
 }
 
 /** Someone pressed Approve or Deny on an approval, as the adapter tells the core. */

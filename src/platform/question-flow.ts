@@ -12,7 +12,16 @@ import { controlsOf, finishedControls, MAX_VERSIONS } from './answer-versions.ts
 import { DeletionWatch } from './deletion-watch.ts';
 import { EventClaims } from './event-claims.ts';
 import { refuseIfLate } from './late-question.ts';
-import type { AnswerPress, AnswerWriter, ApprovalPress, ApprovalPressOutcome, PressOutcome, Question } from './platform.ts';
+import type {
+  AnswerPress,
+  AnswerWriter,
+  ApprovalMessage,
+  ApprovalPress,
+  ApprovalPressOutcome,
+  ApprovalView,
+  PressOutcome,
+  Question,
+} from './platform.ts';
 import type { PlatformHooks } from './platform-hooks.ts';
 import { StopPresses } from './stop-presses.ts';
 
@@ -388,7 +397,13 @@ export class QuestionFlow {
         const writer = await untilAborted(aborts.writer, signal);
         // A writer that cannot show an approval leaves the call unapproved.
         if (!writer.askApproval) return 'denied';
-        return this.#approvals.ask({ request, askerId: incoming.author.id, show: (view) => writer.askApproval!(view), signal });
+        const show = async (view: ApprovalView): Promise<ApprovalMessage> => {
+          const shown = await writer.askApproval!(view);
+          // A deleted question takes its approval down with it, as it does its answer.
+          const withdrawn = () => aborts.withdraw.signal.aborted && !(aborts.withdraw.signal.reason instanceof MessageGoneError);
+          return { settle: (end) => (withdrawn() && shown.remove ? shown.remove() : shown.settle(end)) };
+        };
+        return this.#approvals.ask({ request, askerId: incoming.author.id, show, signal });
       },
     };
   }

@@ -106,4 +106,18 @@ describe('discord: a tool call waits for the asker to approve it', () => {
       /^History:\nsystem: [\s\S]*\nuser: call post_note \{"text":"first"\}\n[\s\S]*tool: posted first\nassistant: Tool results:/,
     );
   });
+
+  it('deleting the question while its approval waits takes the approval down; nothing more is asked or answered', async () => {
+    const { fake, emu } = h;
+    const channel = fake.addChannel({ name: 'withdrawn' });
+    const before = h.finished;
+    const approval = await askForApproval(channel.id, 'never mind');
+    const question = approval.reference!.messageId!;
+    const requests = emu.requests.length;
+    fake.deleteUserMessage({ channelId: channel.id, messageId: question });
+    await h.repliesFinished(before + 1);
+    await fake.waitFor(() => fake.message(approval.id)?.deleted);
+    expect(emu.requests).toHaveLength(requests);
+    expect(h.botMessages(channel.id).filter((m) => !m.deleted)).toEqual([]);
+  });
 });
