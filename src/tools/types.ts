@@ -17,6 +17,8 @@ export interface ToolContext {
   /** The history of the channels the asker and Herald can read; absent where the adapter offers none. */
   workspace?: WorkspaceHistory;
   logger: Logger;
+  /** MCP servers the admins switched off here (`/settings mcp_off`). */
+  mcpServersOff?: readonly string[];
   /**
    * Asks the asker to approve one tool call and waits for their answer (denied by itself after a while). Absent
    * where no one can be asked: a tool that needs approval is then not run.
