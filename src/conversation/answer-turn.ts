@@ -51,6 +51,7 @@ async function askModel(
     userName: message.author.displayName,
     ...(options.workspace && { workspace: options.workspace }),
     logger: deps.logger,
+    mcpServersOff: settings.mcpOff,
   };
   // The vision model answers images without function tools. With API_FORMAT=messages, function tools ride only on
   // requests that need chat completions anyway (web search on), so a plain text turn stays on the chosen endpoint.

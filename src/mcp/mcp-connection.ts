@@ -3,7 +3,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../log/logger.ts';
 import type { McpServerConfig } from './mcp-config.ts';
 
@@ -79,6 +79,9 @@ export class McpConnection {
       })) as CallToolResult;
     } catch (error) {
       if (signal.aborted) throw error;
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+        throw new Error(`the MCP server "${this.config.name}" did not answer within ${this.config.timeoutMs / 1000} s`);
+      }
       if (this.#client !== client || this.#state !== 'connected') {
         throw new Error(`the MCP server "${this.config.name}" stopped during the call${this.#tail()}; it is being restarted, so a retry may work`);
       }

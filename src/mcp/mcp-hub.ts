@@ -166,6 +166,7 @@ function current(latest: () => ToolDefinition): ToolDefinition {
     get title() {
       return latest().title;
     },
+    validate: (args) => latest().validate?.(args) ?? [],
     available: (context) => latest().available?.(context) ?? true,
     needsApproval: (args, context) => latest().needsApproval?.(args, context) ?? false,
     handler: (args, context) => latest().handler(args, context),

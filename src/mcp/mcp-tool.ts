@@ -26,7 +26,7 @@ export interface BuiltTool {
   notes: string[];
   /** Whether its calls wait for the asker's approval. */
   needsApproval: boolean;
-  /** Checks arguments against the tool's own schema, then calls it. */
+  /** Checks arguments against the tool's own schema, then calls it (for operators: no approval, no scope). */
   run(args: Record<string, unknown>, signal: AbortSignal): Promise<string>;
 }
 
@@ -49,11 +49,15 @@ export function mcpTool(options: McpToolOptions): BuiltTool {
     title: `${server.name} · ${tool.name}`,
     available: (context) => options.isUp() && options.isListed() && inScope(server.scope, context) && !context.mcpServersOff?.includes(server.name),
     needsApproval: () => !readOnly,
-    handler: (args, context) => run(args, context.signal),
+    validate: (args) => {
+      const problem = validate(args);
+      return problem ? [problem] : [];
+    },
+    handler: (args, context) => options.call(args, context.signal),
   };
   const run = async (args: Record<string, unknown>, signal: AbortSignal) => {
     const problem = validate(args);
-    if (problem) throw new Error(`invalid arguments: ${problem}`);
+    if (problem) throw new Error(`invalid arguments: ${problem}.`);
     return options.call(args, signal);
   };
   return { definition, notes, needsApproval: !readOnly, run };

@@ -111,7 +111,7 @@ function simplify(input: Schema, root: Schema, depth: number, notes: string[], p
     .filter(isSchema)
     .filter((variant) => !typeNames(variant).every((t) => t === 'null') || typeNames(variant).length === 0);
   if (variants.length > 0 && depth < MAX_DEPTH) {
-    const { anyOf: _a, oneOf: _o, ...own } = schema;
+    const { anyOf: _a, oneOf: _o, description: _d, ...own } = schema;
     const flattened = variants.map((variant) => simplify({ ...own, ...variant }, root, depth + 1, notes, path));
     return withDescription(union(flattened, path, notes), description);
   }

@@ -5,6 +5,9 @@ import { MAX_RESULT_CHARS } from '../tools/registry.ts';
 export type DescribeImage = (image: { mime: string; data: Buffer }, signal: AbortSignal) => Promise<string>;
 
 const MAX_IMAGES = 3;
+const CUT_NOTE = '\n[… the rest of the result was cut]';
+/** What the model reads of one result at most, the note of a cut included. */
+const MAX_TEXT = MAX_RESULT_CHARS - CUT_NOTE.length;
 /** Largest picture sent to the vision model, as Base64 characters (checked before decoding). */
 const MAX_IMAGE_BASE64 = 8 * 1024 * 1024;
 
@@ -18,8 +21,8 @@ export async function resultText(result: CallToolResult, describeImage: Describe
   let length = 0;
   let images = 0;
   const push = (text: string) => {
-    if (length > MAX_RESULT_CHARS) return;
-    const kept = text.slice(0, MAX_RESULT_CHARS + 1 - length);
+    if (length > MAX_TEXT) return;
+    const kept = text.slice(0, MAX_TEXT + 1 - length);
     parts.push(kept);
     length += kept.length;
   };
@@ -37,7 +40,7 @@ export async function resultText(result: CallToolResult, describeImage: Describe
   }
   if (parts.length === 0 && result.structuredContent !== undefined) push(JSON.stringify(result.structuredContent));
   const text = parts.join('\n');
-  const cut = length > MAX_RESULT_CHARS ? `${text.slice(0, MAX_RESULT_CHARS)}\n[… the rest of the result was cut]` : text;
+  const cut = text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}${CUT_NOTE}` : text;
   if (result.isError) throw new Error(cut.trim() === '' ? 'the tool reported an error' : cut);
   return cut === '' ? '(the tool returned nothing)' : cut;
 }

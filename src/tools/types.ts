@@ -56,6 +56,8 @@ export interface ToolDefinition<Args = Record<string, unknown>> {
   description: string;
   /** The arguments' JSON schema; arguments are checked against it before the handler runs. */
   parameters: JsonSchemaObject;
+  /** Checks arguments in place of `parameters` (a richer schema than the model is shown); returns the problems found. */
+  validate?(args: unknown): string[];
   /** Whether the tool can be offered in this context (default: always). */
   available?(context: ToolContext): boolean;
   /** Whether this call must be approved by the asker before it runs (default: never). */
