@@ -8,6 +8,11 @@ import { runCommand } from '../../commands/run-command.ts';
 import { settings } from '../../commands/settings.ts';
 import type { Config } from '../../src/config/config.ts';
 import { createEngine, type EngineHandle } from '../../src/conversation/create-engine.ts';
+import { mcpHealthCheck } from '../../src/mcp/mcp-health.ts';
+import { HealthRegistry } from '../../src/ops/health.ts';
+import { mcpMetricsRecorder } from '../../src/ops/mcp-metrics.ts';
+import { createMetrics } from '../../src/ops/metrics.ts';
+import { createOpsServer, type OpsServer } from '../../src/ops/ops-server.ts';
 import { MemoryStore } from '../../src/store/memory-store.ts';
 import { FakeAdapter, testConfig } from '../conversation/fake-adapter.ts';
 import { startAcmeHttp, type AcmeHttp } from '../fakes/mcp/acme-http.ts';
@@ -24,6 +29,10 @@ let http: AcmeHttp;
 let legacy: AcmeHttp;
 let handle: EngineHandle;
 let config: Config;
+const metrics = createMetrics({ defaultMetrics: false });
+const health = new HealthRegistry();
+let ops: OpsServer;
+let opsBase: string;
 let dir: string;
 
 beforeAll(async () => {
@@ -40,6 +49,7 @@ beforeAll(async () => {
         everything: { command: process.execPath, args: [everythingServer, 'stdio'], trusted: true },
         web: { url: http.url, headers: { Authorization: 'Bearer ${WEB_TOKEN}' }, trusted: true, scope: ['test:guild-1'] },
         old: { url: legacy.url },
+        gone: { command: process.execPath, args: ['-e', 'process.exit(1)'] },
       },
     }),
   );
@@ -56,11 +66,15 @@ beforeAll(async () => {
     SLACK_BOT_TOKEN: HERALD_SECRET,
     SLACK_APP_TOKEN: 'xapp-herald',
   });
-  handle = await createEngine({ config, logger: silentLogger, store: new MemoryStore() });
+  handle = await createEngine({ config, logger: silentLogger, store: new MemoryStore(), recordMcpCall: mcpMetricsRecorder(metrics) });
+  health.register('mcp', mcpHealthCheck(handle.mcp), { critical: false });
+  ops = createOpsServer({ health, metrics, logger: silentLogger });
+  opsBase = `http://127.0.0.1:${await ops.listen(0, '127.0.0.1')}`;
   await handle.mcp.firstAttempts();
 });
 
 afterAll(async () => {
+  await ops?.close({ graceMs: 0 });
   await handle?.close();
   await Promise.all([emulator?.close(), http?.close(), legacy?.close()]);
   rmSync(dir, { recursive: true, force: true });
@@ -111,6 +125,7 @@ describe('MCP servers as tools', () => {
       ['everything', 'connected'],
       ['web', 'connected'],
       ['old', 'connected'],
+      ['gone', 'down'],
     ]);
     const reply = await adapter().send('call everything__echo {"message":"hello from the model"}');
     expect(reply.text).toBe('Tool results:\n- everything__echo: Echo: hello from the model');
@@ -250,6 +265,20 @@ describe('MCP servers as tools', () => {
     await runCommand(settings, admin('guild-1', 'c1', { scope: 'channel', mcp_off: 'none' }), services);
     expect(await servers('guild-1', 'c1')).toEqual(['acme', 'old', 'web']);
     await runCommand(settings, admin('guild-1', 'c1', { scope: 'channel', mcp_off: 'jira' }), services);
-    expect(replies.at(-1)).toBe('"jira" is not an MCP server Herald knows. The servers configured are: acme, everything, web, old.');
+    expect(replies.at(-1)).toBe('"jira" is not an MCP server Herald knows. The servers configured are: acme, everything, web, old, gone.');
+  });
+
+  it('shows a server that is down as degraded on /readyz, still ready, and counts calls per tool on /metrics', async () => {
+    await toolResult('call acme__pid');
+    await toolResult('call acme__broken');
+    const ready = await fetch(`${opsBase}/readyz`);
+    expect(ready.status).toBe(200);
+    const report = (await ready.json()) as { status: string; degraded: string[] };
+    expect(report.status).toBe('ready');
+    expect(report.degraded).toEqual([expect.stringMatching(/^mcp: degraded: gone (down|connecting)$/)]);
+    const exposition = await (await fetch(`${opsBase}/metrics`)).text();
+    expect(exposition).toMatch(/^herald_mcp_tool_calls_total\{server="acme",tool="pid",outcome="ok"\} [1-9]\d*$/m);
+    expect(exposition).toMatch(/^herald_mcp_tool_calls_total\{server="acme",tool="broken",outcome="error"\} [1-9]\d*$/m);
+    expect(exposition).toMatch(/^herald_mcp_tool_call_seconds_count\{server="acme",tool="pid"\} [1-9]\d*$/m);
   });
 });
