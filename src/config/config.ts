@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
+import { readMcpConfig, type McpServerConfig } from '../mcp/mcp-config.ts';
 import { ConfigError } from './config-error.ts';
 import { defaults } from './defaults.ts';
 
@@ -94,6 +95,7 @@ const schema = z.object({
   MAX_TOOL_ROUNDS: positiveInt.max(16).default(defaults.conversation.maxToolRounds),
   APPROVAL_TIMEOUT_MS: positiveInt.max(15 * 60_000).default(defaults.conversation.approvalTimeoutMs),
   TOOLS_MODULE: z.string().min(1).optional(),
+  MCP_CONFIG: z.string().min(1).optional(),
   WORKSPACE_HISTORY_PAGES: positiveInt.max(50).default(defaults.workspace.historyPages),
   WORKSPACE_CACHE_SECONDS: positiveInt.max(3600).default(defaults.workspace.cacheTtlSeconds),
   QUOTA_USER_PER_MINUTE: positiveInt.default(defaults.quotas.userRequestsPerMinute),
@@ -156,6 +158,8 @@ export interface Config {
   };
   /** `approvalTimeoutMs`: how long a tool call waits for the asker's approval before it is denied. */
   conversation: { historyTtlSeconds: number; contextTokens: number; maxToolRounds: number; approvalTimeoutMs: number; toolsModule?: string };
+  /** The MCP servers whose tools are offered beside the built-ins (MCP_CONFIG). */
+  mcpServers: McpServerConfig[];
   /** Reading a channel's history: pages of it one question may fetch, and how long a read is reused. */
   workspace: { historyPages: number; cacheTtlSeconds: number };
   quotas: {
@@ -263,6 +267,7 @@ export function loadConfig(env: Env, options: LoadOptions = {}): Config {
       approvalTimeoutMs: e.APPROVAL_TIMEOUT_MS,
       toolsModule: e.TOOLS_MODULE,
     },
+    mcpServers: e.MCP_CONFIG ? readMcpConfig(e.MCP_CONFIG, merged) : [],
     workspace: { historyPages: e.WORKSPACE_HISTORY_PAGES, cacheTtlSeconds: e.WORKSPACE_CACHE_SECONDS },
     quotas: {
       userRequestsPerMinute: e.QUOTA_USER_PER_MINUTE,

@@ -62,6 +62,7 @@ async function askModel(
     userName: message.author.displayName,
     ...(options.workspace && { workspace: options.workspace }),
     logger: deps.logger,
+    mcpServersOff: settings.mcpOff,
     ...(ask && { approve: (request) => stepAside(() => ask(request, signal)) }),
   };
   // The vision model answers images without function tools. With API_FORMAT=messages, function tools ride only on

@@ -112,6 +112,8 @@ export interface ConversationSettings {
   triggerWords?: string[];
   /** 👀 on a question when it arrives, then ✅ when answered or ⚠️ when it failed. */
   statusReactions?: boolean;
+  /** MCP servers (their MCP_CONFIG names) whose tools are not offered here. */
+  mcpOff?: string[];
 }
 
 /** How Herald is addressed in a channel, as its admins set it with /settings. */
