@@ -1,9 +1,13 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InteractionRecord, Json, MessageRecord } from '../fakes/discord/index.ts';
 import { startHarness, type Harness } from './harness.ts';
 
 const TOOLS = fileURLToPath(new URL('../fixtures/tools/approval-tools.mjs', import.meta.url));
+const ACME = fileURLToPath(new URL('../fakes/mcp/acme-stdio.ts', import.meta.url));
 const DEFERRED_UPDATE_MESSAGE = 6;
 const SUPPRESS_EMBEDS = 1 << 2;
 
@@ -13,19 +17,25 @@ function buttons(message: MessageRecord | undefined): string[] {
 
 describe('discord: a tool call waits for the asker to approve it', () => {
   let h: Harness;
+  const dir = mkdtempSync(join(tmpdir(), 'herald-approval-'));
 
   beforeAll(async () => {
-    h = await startHarness({ env: { TOOLS_MODULE: TOOLS } });
+    // An MCP server nobody marked trusted: every call of a tool not annotated read-only needs approval.
+    const mcpConfig = join(dir, 'mcp.json');
+    writeFileSync(mcpConfig, JSON.stringify({ mcpServers: { acme: { command: process.execPath, args: [ACME] } } }));
+    h = await startHarness({ env: { TOOLS_MODULE: TOOLS, MCP_CONFIG: mcpConfig } });
+    await h.core.mcp.firstAttempts();
   });
 
   afterAll(async () => {
     await h.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 
   /** Asks for the tool in `channelId`; resolves with the approval message once it shows its buttons. */
-  async function askForApproval(channelId: string, text: string): Promise<MessageRecord> {
+  async function askForApproval(channelId: string, text: string, tool = 'post_note'): Promise<MessageRecord> {
     const before = h.botMessages(channelId).length;
-    h.fake.sendMessage({ channelId, content: `${h.mention} call post_note ${JSON.stringify({ text })}` });
+    h.fake.sendMessage({ channelId, content: `${h.mention} call ${tool} ${JSON.stringify({ text })}` });
     return h.fake.waitFor(
       () =>
         h
@@ -119,5 +129,15 @@ describe('discord: a tool call waits for the asker to approve it', () => {
     await fake.waitFor(() => fake.message(approval.id)?.deleted);
     expect(emu.requests).toHaveLength(requests);
     expect(h.botMessages(channel.id).filter((m) => !m.deleted)).toEqual([]);
+  });
+
+  it("an MCP server's tool that changes the world runs once approved", async () => {
+    const channel = h.fake.addChannel({ name: 'mcp' });
+    const before = h.finished;
+    const approval = await askForApproval(channel.id, 'ship it', 'acme__write_note');
+    expect(approval.content).toContain('`acme · write_note`');
+    await press(approval.id, 'Approve');
+    await h.repliesFinished(before + 1);
+    expect(h.botMessages(channel.id).at(-1)!.content).toContain('acme__write_note: noted: ship it');
   });
 });
