@@ -5,6 +5,7 @@ import type { Core } from '../core.ts';
 import { CancelledError } from '../errors.ts';
 import type { Logger } from '../log/logger.ts';
 import { MessageGoneError } from '../streaming/surface.ts';
+import type { ApprovalOutcome, ApprovalRequest } from '../tools/types.ts';
 import { AnsweredQuestions, type AnsweredQuestion, type AnswerVersion } from './answered-questions.ts';
 import { Approvals } from './approvals.ts';
 import { stoppableReply } from './answer-stream.ts';
@@ -51,7 +52,7 @@ interface AnswerInPlace {
   earlier?: Earlier;
 }
 
-/** How one answer can be stopped besides the shutdown deadline. */
+/** How one answer can be stopped besides the shutdown deadline, and where it is written. */
 interface AnswerAborts {
   /** The question deleted or superseded by an edit: the answer stops and goes. */
   withdraw: AbortController;
@@ -393,19 +394,25 @@ export class QuestionFlow {
       signal: aborts.signal,
       ...(question.workspace && { workspace: question.workspace }),
       onSuperseded: () => aborts.withdraw.abort(),
-      approve: async (request, signal) => {
-        const writer = await untilAborted(aborts.writer, signal);
-        // A writer that cannot show an approval leaves the call unapproved.
-        if (!writer.askApproval) return 'denied';
-        const show = async (view: ApprovalView): Promise<ApprovalMessage> => {
-          const shown = await writer.askApproval!(view);
-          // A deleted question takes its approval down with it, as it does its answer.
-          const withdrawn = () => aborts.withdraw.signal.aborted && !(aborts.withdraw.signal.reason instanceof MessageGoneError);
-          return { settle: (end) => (withdrawn() && shown.remove ? shown.remove() : shown.settle(end)) };
-        };
-        return this.#approvals.ask({ request, askerId: incoming.author.id, show, signal });
-      },
+      approve: (request, signal) => this.#approve(request, incoming, aborts, signal),
     };
+  }
+
+  /**
+   * Asks the asker to approve a tool call where the answer is written, once it is open. A question withdrawn meanwhile
+   * (deleted, or edited) takes its approval down with it, as it does its answer.
+   */
+  async #approve(request: ApprovalRequest, incoming: IncomingMessage, aborts: AnswerAborts, signal: AbortSignal): Promise<ApprovalOutcome> {
+    const writer = await untilAborted(aborts.writer, signal);
+    const ask = writer.askApproval?.bind(writer);
+    // A writer that cannot show an approval leaves the call unapproved.
+    if (!ask) return 'denied';
+    const withdrawn = () => aborts.withdraw.signal.aborted && !(aborts.withdraw.signal.reason instanceof MessageGoneError);
+    const show = async (view: ApprovalView): Promise<ApprovalMessage> => {
+      const shown = await ask(view);
+      return { settle: (end) => (withdrawn() && shown.remove ? shown.remove() : shown.settle(end)) };
+    };
+    return this.#approvals.ask({ request, askerId: incoming.author.id, show, signal });
   }
 
   /**
