@@ -39,6 +39,7 @@ async function shellCommand(line: string, core: Core, key: ConversationKey): Pro
 export async function runShell(core: Core, io: TerminalOutput & { in: NodeJS.ReadableStream }, secrets: readonly string[]): Promise<void> {
   const input = createInterface({ input: io.in, output: io.err, terminal: Boolean((io.in as { isTTY?: boolean }).isTTY) });
   const flow = new QuestionFlow({ platform: 'cli', core, logger: core.logger });
+  let asking: Promise<string> = Promise.resolve('');
   const session: ShellSession = {
     key: { platform: 'cli', channelId: 'terminal', threadId: `shell-${process.pid}` },
     io,
@@ -46,7 +47,12 @@ export async function runShell(core: Core, io: TerminalOutput & { in: NodeJS.Rea
     secrets,
     prompt: {
       io,
-      readLine: (query, signal) => input.question(query, { signal }),
+      readLine: (query, signal) => {
+        // Calls of one round ask together: their questions take turns.
+        const line = asking.then(() => input.question(query, { signal }));
+        asking = line.catch(() => '');
+        return line;
+      },
       answer: (press) => flow.approvalPressed({ ...press, userId: LOCAL_USER }),
     },
   };

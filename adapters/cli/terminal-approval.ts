@@ -1,7 +1,7 @@
 import type { ApprovalEnd, ApprovalMessage, ApprovalPress, ApprovalPressOutcome, ApprovalView } from '../../src/platform/platform.ts';
 import type { TerminalOutput } from './terminal-reply.ts';
 
-/** The terminal's way of asking: a line read after `query`, given up when `signal` aborts. */
+/** The terminal's way of asking: a line read after `query` (one question at a time), given up when `signal` aborts. */
 export interface TerminalPrompt {
   io: TerminalOutput;
   readLine(query: string, signal: AbortSignal): Promise<string>;
@@ -19,10 +19,9 @@ const ENDS: Readonly<Record<ApprovalEnd, string>> = {
 /** Shows the tool and its arguments on stderr and asks y/N: only `y` or `yes` approves. */
 export function askOnTerminal(prompt: TerminalPrompt, view: ApprovalView): ApprovalMessage {
   const { io } = prompt;
-  io.err.write(`\nHerald wants to run ${view.title} with:\n${view.args}\n`);
   const asking = new AbortController();
   prompt
-    .readLine('Run it? [y/N] ', asking.signal)
+    .readLine(`\nHerald wants to run ${view.title} with:\n${view.args}\nRun it? [y/N] `, asking.signal)
     .then((line) => prompt.answer({ approvalId: view.id, answer: /^y(es)?$/i.test(line.trim()) ? 'approved' : 'denied' }))
     .catch(() => {});
   return {

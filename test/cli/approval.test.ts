@@ -50,11 +50,17 @@ describe('herald: approving a tool call in the terminal', () => {
     await terminal.until('out', (text) => text.includes('post_note: posted hello'));
     await terminal.until('err', (text) => text.includes('Approved.'));
 
-    terminal.type('call post_note {"text":"again"}\n');
+    // Two calls in one round ask one after the other.
+    terminal.type('call post_note {"text":"one"} call post_note {"text":"two"}\n');
     await terminal.until('err', (text) => text.split('Run it? [y/N] ').length === 3);
+    const [approved, denied] = terminal.shown.err.split('Run it?').at(-2)!.includes('"one"') ? ['one', 'two'] : ['two', 'one'];
+    terminal.type('yes\n');
+    await terminal.until('err', (text) => text.split('Run it? [y/N] ').length === 4);
+    expect(terminal.shown.err.split('Run it?').at(-2)).toContain(`"text": "${denied}"`);
     terminal.type('\n');
     await terminal.until('out', (text) => text.includes('post_note: The asker denied this call. It was not run.'));
-    expect(terminal.shown.out).not.toContain('posted again');
+    expect(terminal.shown.out).toContain(`post_note: posted ${approved}`);
+    expect(terminal.shown.out).not.toContain(`posted ${denied}`);
     terminal.end();
     expect(await terminal.exit).toBe(0);
   });
