@@ -36,6 +36,7 @@ export function describeSettings(where: string, settings: ConversationSettings):
     settings.autoThread !== undefined && `thread per mention: ${onOff(settings.autoThread)}`,
     settings.triggerWords && `trigger words: ${settings.triggerWords.map((word) => `“${word}”`).join(', ')}`,
     settings.statusReactions !== undefined && `status reactions: ${onOff(settings.statusReactions)}`,
+    settings.mcpOff && `MCP servers off: ${settings.mcpOff.join(', ')}`,
   ].filter((line) => typeof line === 'string');
   return `Settings for ${where} — ${[...shown, ...chosen].join(' · ')}`;
 }
@@ -50,6 +51,16 @@ function triggerWords(text: string | undefined): string[] | null | undefined {
   if (text === undefined) return undefined;
   if (/^\s*(none|default)\s*$/i.test(text)) return null;
   return text.split(',').filter((word) => word.trim() !== '');
+}
+
+/** "github, jira" as ["github", "jira"]; "none" clears the list. */
+function serverNames(text: string | undefined): string[] | null | undefined {
+  if (text === undefined) return undefined;
+  if (/^\s*(none|default)\s*$/i.test(text)) return null;
+  return text
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
 }
 
 /** 0 clears a limit (back to the operator's); any other number must be positive. */
@@ -104,6 +115,12 @@ export const settings: CommandDefinition = {
       type: 'string',
       choices: ON_OFF_DEFAULT,
     },
+    {
+      name: 'mcp_off',
+      description: 'MCP tool servers not to use here, e.g. "github, jira" ("none" to clear)',
+      type: 'string',
+      maxLength: 400,
+    },
   ],
   async run(ctx, services) {
     const { engine } = services;
@@ -124,6 +141,16 @@ export const settings: CommandDefinition = {
     }
     const words = triggerWords(stringOption(ctx, 'trigger_words'));
     if (words !== undefined) patch.triggerWords = words;
+    const mcpOff = serverNames(stringOption(ctx, 'mcp_off'));
+    if (mcpOff) {
+      const known = services.config.mcpServers.map((server) => server.name);
+      const unknown = mcpOff.filter((name) => !known.includes(name));
+      if (unknown.length > 0) {
+        const offer = known.length > 0 ? `The servers configured are: ${known.join(', ')}.` : 'No MCP servers are configured.';
+        return ctx.reply(`"${unknown[0]!.slice(0, 40)}" is not an MCP server Herald knows. ${offer}`, { ephemeral: true });
+      }
+    }
+    if (mcpOff !== undefined) patch.mcpOff = mcpOff;
     const search = stringOption(ctx, 'web_search');
     if (search) patch.webSearch = search === 'default' ? null : (search as WebSearchMode);
     const model = stringOption(ctx, 'model')?.trim();

@@ -4,7 +4,9 @@ import type { Config } from './config/config.ts';
 import { createEngine } from './conversation/create-engine.ts';
 import type { ConversationEngine } from './conversation/engine.ts';
 import type { Logger } from './log/logger.ts';
+import type { McpHub } from './mcp/mcp-hub.ts';
 import type { Metrics } from './ops/metrics.ts';
+import { mcpMetricsRecorder } from './ops/mcp-metrics.ts';
 import { replyMetricsRecorder } from './ops/reply-metrics.ts';
 import { createServiceClient } from './service/client.ts';
 import type { ServiceClient } from './service/client.ts';
@@ -18,6 +20,8 @@ export interface Core {
   client: ServiceClient;
   store: Store;
   engine: ConversationEngine;
+  /** The MCP servers of MCP_CONFIG. */
+  mcp: McpHub;
   capabilities: CapabilityDeps;
   speak(input: SpeechInput, format: SpeechFormat): Promise<SpokenAudio>;
   close(): Promise<void>;
@@ -32,12 +36,15 @@ export async function createCore(config: Config, logger: Logger, options: CoreOp
   const client = createServiceClient(config, logger);
   const capabilities: CapabilityDeps = { client, config, logger };
   const { metrics } = options;
-  const { engine, store, close } = await createEngine({
+  const { engine, store, mcp, close } = await createEngine({
     config,
     logger,
     client,
     store: options.store,
-    ...(metrics && { overrides: { onReply: replyMetricsRecorder(metrics) } }),
+    ...(metrics && {
+      overrides: { onReply: replyMetricsRecorder(metrics) },
+      recordMcpCall: mcpMetricsRecorder(metrics),
+    }),
   });
   return {
     config,
@@ -45,6 +52,7 @@ export async function createCore(config: Config, logger: Logger, options: CoreOp
     client,
     store,
     engine,
+    mcp,
     capabilities,
     speak: async (input, format) => {
       const audio = await speak(capabilities, input, format);

@@ -1,6 +1,7 @@
 import type { Config } from '../../src/config/config.ts';
 import { createCore, type Core } from '../../src/core.ts';
 import { loadPackage } from '../../src/load-package.ts';
+import { mcpHealthCheck } from '../../src/mcp/mcp-health.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { opusBackend } from '../../src/media/opus-backend.ts';
 import { HealthRegistry } from '../../src/ops/health.ts';
@@ -53,6 +54,7 @@ export async function runBots(config: Config, logger: Logger): Promise<void> {
     },
     { critical: true },
   );
+  if (config.mcpServers.length > 0) health.register('mcp', mcpHealthCheck(core.mcp), { critical: false });
   const ops = createOpsServer({ health, metrics, logger, metricsToken: config.metricsToken });
   coordinator.register('close-server', 'http', ({ signal }) => ops.close({ signal }));
 

@@ -1,7 +1,11 @@
 import type { ConversationKey, IncomingMessage } from '../../src/conversation/types.ts';
 import type { Question } from '../../src/platform/platform.ts';
 import { TerminalAnswer, type Interrupts } from './terminal-answer.ts';
+import type { TerminalPrompt } from './terminal-approval.ts';
 import type { TerminalOutput } from './terminal-reply.ts';
+
+/** The one person at the terminal. */
+export const LOCAL_USER = 'local';
 
 /** The shell's one conversation and where its answers go. */
 export interface ShellSession {
@@ -9,6 +13,8 @@ export interface ShellSession {
   io: TerminalOutput;
   interrupts: Interrupts;
   secrets: readonly string[];
+  /** Where an approval asks y/N. */
+  prompt: TerminalPrompt;
 }
 
 /** A line typed in the shell, the `turn`-th question of the session, as the core's Question. */
@@ -17,7 +23,7 @@ export function shellQuestion(session: ShellSession, turn: number, text: string)
   const message: IncomingMessage = {
     ...session.key,
     messageId,
-    author: { id: 'local', displayName: 'you' },
+    author: { id: LOCAL_USER, displayName: 'you' },
     text,
     isDirect: true,
   };
@@ -26,6 +32,7 @@ export function shellQuestion(session: ShellSession, turn: number, text: string)
     text,
     sentAt: Date.now(),
     read: async () => message,
-    openAnswer: (events) => new TerminalAnswer({ io: session.io, events, interrupts: session.interrupts, secrets: session.secrets }),
+    openAnswer: (events) =>
+      new TerminalAnswer({ io: session.io, events, interrupts: session.interrupts, secrets: session.secrets, prompt: session.prompt }),
   };
 }

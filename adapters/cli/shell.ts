@@ -3,7 +3,7 @@ import type { WebSearchMode } from '../../src/config/config.ts';
 import type { Core } from '../../src/core.ts';
 import type { ConversationKey } from '../../src/conversation/types.ts';
 import { QuestionFlow } from '../../src/platform/question-flow.ts';
-import { shellQuestion, type ShellSession } from './shell-question.ts';
+import { LOCAL_USER, shellQuestion, type ShellSession } from './shell-question.ts';
 import type { TerminalOutput } from './terminal-reply.ts';
 
 const HELP = `Type a message and press Enter. Commands: /reset (forget the conversation), /think on|off,
@@ -38,13 +38,24 @@ async function shellCommand(line: string, core: Core, key: ConversationKey): Pro
  */
 export async function runShell(core: Core, io: TerminalOutput & { in: NodeJS.ReadableStream }, secrets: readonly string[]): Promise<void> {
   const input = createInterface({ input: io.in, output: io.err, terminal: Boolean((io.in as { isTTY?: boolean }).isTTY) });
+  const flow = new QuestionFlow({ platform: 'cli', core, logger: core.logger });
+  let asking: Promise<string> = Promise.resolve('');
   const session: ShellSession = {
     key: { platform: 'cli', channelId: 'terminal', threadId: `shell-${process.pid}` },
     io,
     interrupts: input,
     secrets,
+    prompt: {
+      io,
+      readLine: (query, signal) => {
+        // Calls of one round ask together: their questions take turns.
+        const line = asking.then(() => input.question(query, { signal }));
+        asking = line.catch(() => '');
+        return line;
+      },
+      answer: (press) => flow.approvalPressed({ ...press, userId: LOCAL_USER }),
+    },
   };
-  const flow = new QuestionFlow({ platform: 'cli', core, logger: core.logger });
   let answering = false;
   let turn = 0;
   input.on('SIGINT', () => {

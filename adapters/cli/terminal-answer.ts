@@ -1,6 +1,7 @@
 import type { ReplyStream } from '../../src/conversation/types.ts';
-import type { AnswerEvents, AnswerWriter, WrittenAnswer } from '../../src/platform/platform.ts';
+import type { AnswerEvents, AnswerWriter, ApprovalMessage, ApprovalView, WrittenAnswer } from '../../src/platform/platform.ts';
 import { errorLine, ReplyFailed } from './cli-error.ts';
+import { askOnTerminal, type TerminalPrompt } from './terminal-approval.ts';
 import { writeReply, type TerminalOutput } from './terminal-reply.ts';
 
 /** Where Ctrl-C reaches the shell (its readline interface). */
@@ -15,6 +16,7 @@ export interface TerminalAnswerOptions {
   interrupts: Interrupts;
   /** Redacted from any failure shown. */
   secrets: readonly string[];
+  prompt: TerminalPrompt;
 }
 
 /**
@@ -27,9 +29,11 @@ export class TerminalAnswer implements AnswerWriter {
   readonly #interrupts: Interrupts;
   readonly #secrets: readonly string[];
   readonly #stop: () => void;
+  readonly #prompt: TerminalPrompt;
 
-  constructor({ io, events, interrupts, secrets }: TerminalAnswerOptions) {
+  constructor({ io, events, interrupts, secrets, prompt }: TerminalAnswerOptions) {
     this.#io = io;
+    this.#prompt = prompt;
     this.#interrupts = interrupts;
     this.#secrets = secrets;
     this.#stop = () => events.stoppedByAsker();
@@ -44,6 +48,10 @@ export class TerminalAnswer implements AnswerWriter {
       this.#io.err.write(`herald: ${error.message}\n`);
     }
     return { messageKeys: [], ...(signal.aborted && { stopped: 'aborted' as const }) };
+  }
+
+  async askApproval(view: ApprovalView): Promise<ApprovalMessage> {
+    return askOnTerminal(this.#prompt, view);
   }
 
   async fail(error: unknown): Promise<void> {

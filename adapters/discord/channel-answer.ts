@@ -1,13 +1,15 @@
 import type { SendableChannels } from 'discord.js';
 import type { ReplyStream } from '../../src/conversation/types.ts';
 import type { Logger } from '../../src/log/logger.ts';
-import type { AnswerControls, AnswerEvents, AnswerWriter, WrittenAnswer } from '../../src/platform/platform.ts';
+import type { AnswerControls, AnswerEvents, AnswerWriter, ApprovalMessage, ApprovalView, WrittenAnswer } from '../../src/platform/platform.ts';
 import { renderReply } from '../../src/streaming/render-reply.ts';
 import { answerButtons } from './answer-buttons.ts';
 import { AnswerMessages, EMPTY_ANSWER } from './answer-messages.ts';
+import { postApproval } from './approval-message.ts';
 import { ChannelSurface } from './channel-surface.ts';
 import type { RouteRateLimits } from './route-rate-limits.ts';
 import { finishReply, reportFailure } from './finish-reply.ts';
+import { QueuedNote } from './queued-note.ts';
 import type { ReplyChains } from './reply-chains.ts';
 import { startTyping } from './typing.ts';
 
@@ -32,10 +34,13 @@ export class ChannelAnswer implements AnswerWriter {
   readonly #posted: string[] = [];
   readonly #questionId: string;
   readonly #messages: AnswerMessages;
+  readonly #channel: SendableChannels;
+  readonly #queued: QueuedNote;
 
   constructor(options: ChannelAnswerOptions) {
     const { channel, logger, chains, events } = options;
     this.#logger = logger;
+    this.#channel = channel;
     this.#questionId = options.questionId;
     this.#messages = new AnswerMessages(channel.client.rest, channel.id, options.questionId);
     const remember = (id: string) => {
@@ -45,6 +50,7 @@ export class ChannelAnswer implements AnswerWriter {
     };
     remember(options.questionId);
     this.#typing = startTyping(channel, logger);
+    this.#queued = new QueuedNote(channel.client.rest, channel.id, options.questionId, logger);
     this.#surface = new ChannelSurface({
       channel,
       replyTo: options.questionId,
@@ -66,7 +72,10 @@ export class ChannelAnswer implements AnswerWriter {
       const rendered = await renderReply(
         stream,
         this.#surface,
-        { failed: (error) => this.#logger.error({ err: error }, 'reply stream failed') },
+        {
+          status: (phase, text) => (phase === 'queued' ? this.#queued.show(text) : this.#queued.clear()),
+          failed: (error) => this.#logger.error({ err: error }, 'reply stream failed'),
+        },
         { emptyText: EMPTY_ANSWER, signal },
       );
       if (!rendered.stopped) await finishReply(this.#surface, rendered, { showReasoning: false, logger: this.#logger });
@@ -90,12 +99,17 @@ export class ChannelAnswer implements AnswerWriter {
     return this.#surface.remove(messageKeys);
   }
 
+  askApproval(view: ApprovalView): Promise<ApprovalMessage> {
+    return postApproval(this.#channel.client.rest, this.#channel.id, this.#questionId, view);
+  }
+
   fail(error: unknown): Promise<void> {
     return reportFailure(this.#surface, error, this.#logger);
   }
 
   async close(): Promise<void> {
     this.#typing.stop();
+    await this.#queued.clear();
     this.#surface.dispose();
   }
 }

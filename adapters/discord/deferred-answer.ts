@@ -1,5 +1,5 @@
 import type { ReplyStream } from '../../src/conversation/types.ts';
-import type { AnswerWriter, WrittenAnswer } from '../../src/platform/platform.ts';
+import type { AnswerWriter, ApprovalMessage, ApprovalView, WrittenAnswer } from '../../src/platform/platform.ts';
 
 /** An answer whose place is made first (a thread opened for it): every call waits for the writer there. */
 export class DeferredAnswer implements AnswerWriter {
@@ -16,6 +16,12 @@ export class DeferredAnswer implements AnswerWriter {
 
   async remove(messageKeys: readonly string[]): Promise<void> {
     await (await this.#writer).remove?.(messageKeys);
+  }
+
+  async askApproval(view: ApprovalView): Promise<ApprovalMessage> {
+    const writer = await this.#writer;
+    if (!writer.askApproval) throw new Error('this answer cannot show an approval');
+    return writer.askApproval(view);
   }
 
   async fail(error: unknown): Promise<void> {

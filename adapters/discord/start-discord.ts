@@ -6,6 +6,7 @@ import type { Platform } from '../../src/platform/platform.ts';
 import type { PlatformHooks } from '../../src/platform/platform-hooks.ts';
 import { QuestionFlow } from '../../src/platform/question-flow.ts';
 import { AnswerPresses } from './answer-presses.ts';
+import { ApprovalPresses } from './approval-presses.ts';
 import { createDiscordClient } from './client.ts';
 import { CommandHandler } from './command-handler.ts';
 import { deletedMessageIds, type RawPacket } from './deleted-messages.ts';
@@ -57,6 +58,7 @@ export async function startDiscord({ core, logger, hooks = {}, voice: voiceOptio
   const voice = createDiscordVoice(client, { capabilities: core.capabilities, store: core.store, logger: log }, voiceOptions);
   const commands = new CommandHandler({ core, logger: log, rateLimits, voiceNotes, hooks, voice, history });
   const presses = new AnswerPresses({ flow, messages, logger: log });
+  const approvals = new ApprovalPresses({ flow, logger: log });
   client.on(Events.MessageCreate, (message) => {
     if (message.author.id !== client.user?.id) history.forgetChannel(message.channelId);
     messages.handle(message).catch((error: unknown) => log.error({ err: error }, 'handling a message failed'));
@@ -68,6 +70,7 @@ export async function startDiscord({ core, logger, hooks = {}, voice: voiceOptio
   client.on(Events.InteractionCreate, (interaction) => {
     commands.handle(interaction).catch((error: unknown) => log.error({ err: error }, 'handling an interaction failed'));
     presses.handle(interaction).catch((error: unknown) => log.error({ err: error }, 'handling a button press failed'));
+    approvals.handle(interaction).catch((error: unknown) => log.error({ err: error }, 'handling an approval press failed'));
   });
   client.on(Events.Error, (error) => log.error({ err: error }, 'discord client error'));
   client.on(Events.ShardDisconnect, (event) => log.warn({ code: event.code }, 'gateway disconnected'));

@@ -61,7 +61,7 @@ async function stopReply(rt: SlackRuntime, body: BlockAction, action: BlockEleme
 }
 
 /** An ephemeral line in the conversation (and thread) of the pressed message, seen by the presser alone. */
-async function tellPresser(rt: SlackRuntime, body: BlockAction, text: string): Promise<void> {
+export async function tellPresser(rt: SlackRuntime, body: BlockAction, text: string): Promise<void> {
   const channel = body.channel?.id ?? (body.container as { channel_id?: string }).channel_id;
   if (!channel) return;
   const threadTs = body.message?.thread_ts as string | undefined;

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { ReplyStream } from '../../src/conversation/types.ts';
 import { describeError, HeraldError } from '../../src/errors.ts';
-import type { AnswerControls, AnswerEvents, AnswerWriter, WrittenAnswer } from '../../src/platform/platform.ts';
+import type { AnswerControls, AnswerEvents, AnswerWriter, ApprovalMessage, ApprovalView, WrittenAnswer } from '../../src/platform/platform.ts';
 import { MessageGoneError } from '../../src/streaming/surface.ts';
 import { stopBlock } from './answer-controls.ts';
+import { postApproval } from './approval-message.ts';
+import { QueuedNote } from './queued-note.ts';
 import { deleteMessages } from './delete-messages.ts';
 import { messageKey, tsOfKey } from './message-key.ts';
 import { toMrkdwn } from './mrkdwn.ts';
@@ -31,11 +33,13 @@ export class SlackAnswer implements AnswerWriter {
   readonly #events: AnswerEvents;
   /** Whether a message went into the thread (Slack then clears the status itself). */
   #replied = false;
+  readonly #queued: QueuedNote;
 
   constructor(rt: SlackRuntime, options: SlackAnswerOptions, events: AnswerEvents) {
     this.#rt = rt;
     this.#options = options;
     this.#events = events;
+    this.#queued = new QueuedNote(rt.api, options.target, rt.logger);
     options.status?.('thinking…').catch((error: unknown) => rt.logger.debug({ err: error }, 'Slack status not shown'));
   }
 
@@ -43,7 +47,7 @@ export class SlackAnswer implements AnswerWriter {
     const { target, questionTs } = this.#options;
     const { channel } = target;
     const questionKey = messageKey(channel, questionTs);
-    const sent = await sendReply(this.#rt, stream, {
+    const sent = await sendReply(this.#rt, this.#queued.around(stream), {
       // Each answer its own id: an edited question's new answer is rated afresh.
       feedbackId: `${questionKey}/${randomBytes(4).toString('hex')}`,
       ...(controls?.stop && { stopButton: stopBlock(questionKey) }),
@@ -66,6 +70,10 @@ export class SlackAnswer implements AnswerWriter {
     };
   }
 
+  askApproval(view: ApprovalView): Promise<ApprovalMessage> {
+    return postApproval(this.#rt.api, this.#options.target, view);
+  }
+
   remove(messageKeys: readonly string[]): Promise<void> {
     return deleteMessages(this.#rt.api, this.#options.target.channel, messageKeys.map(tsOfKey));
   }
@@ -86,6 +94,7 @@ export class SlackAnswer implements AnswerWriter {
   }
 
   async close(): Promise<void> {
+    await this.#queued.clear();
     if (!this.#replied) await this.#options.clearStatus?.().catch(() => {});
   }
 }

@@ -13,6 +13,7 @@ import { registerAppHome } from './app-home.ts';
 import { createAssistant } from './assistant.ts';
 import { registerCommandListeners } from './command-listeners.ts';
 import { registerInteractionListeners } from './interaction-listeners.ts';
+import { registerApprovalListeners } from './approval-listeners.ts';
 import { registerMessageListeners } from './message-listeners.ts';
 import { registerShortcutListeners } from './shortcut-listeners.ts';
 import { registerSummaryListeners } from './summary-listeners.ts';
@@ -127,6 +128,7 @@ export async function startSlack(options: StartSlackOptions): Promise<RunningSla
   registerCommandListeners(app, rt);
   registerShortcutListeners(app, rt);
   registerInteractionListeners(app, rt);
+  registerApprovalListeners(app, rt);
   registerAppHome(app, rt);
   registerSummaryListeners(app, rt);
 

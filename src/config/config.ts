@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
+import { readMcpConfig, type McpServerConfig } from '../mcp/mcp-config.ts';
 import { ConfigError } from './config-error.ts';
 import { defaults } from './defaults.ts';
 
@@ -92,7 +93,9 @@ const schema = z.object({
   HISTORY_TTL_HOURS: positiveInt.default(defaults.conversation.historyTtlSeconds / 3600),
   CONTEXT_TOKENS: positiveInt.default(defaults.conversation.contextTokens),
   MAX_TOOL_ROUNDS: positiveInt.max(16).default(defaults.conversation.maxToolRounds),
+  APPROVAL_TIMEOUT_MS: positiveInt.max(15 * 60_000).default(defaults.conversation.approvalTimeoutMs),
   TOOLS_MODULE: z.string().min(1).optional(),
+  MCP_CONFIG: z.string().min(1).optional(),
   WORKSPACE_HISTORY_PAGES: positiveInt.max(50).default(defaults.workspace.historyPages),
   WORKSPACE_CACHE_SECONDS: positiveInt.max(3600).default(defaults.workspace.cacheTtlSeconds),
   QUOTA_USER_PER_MINUTE: positiveInt.default(defaults.quotas.userRequestsPerMinute),
@@ -153,7 +156,10 @@ export interface Config {
     /** ffmpeg (for M4A/AAC): an explicit executable, else searched on `searchPath` (the process's PATH). */
     ffmpeg: { path?: string; searchPath: string };
   };
-  conversation: { historyTtlSeconds: number; contextTokens: number; maxToolRounds: number; toolsModule?: string };
+  /** `approvalTimeoutMs`: how long a tool call waits for the asker's approval before it is denied. */
+  conversation: { historyTtlSeconds: number; contextTokens: number; maxToolRounds: number; approvalTimeoutMs: number; toolsModule?: string };
+  /** The MCP servers whose tools are offered beside the built-ins (MCP_CONFIG). */
+  mcpServers: McpServerConfig[];
   /** Reading a channel's history: pages of it one question may fetch, and how long a read is reused. */
   workspace: { historyPages: number; cacheTtlSeconds: number };
   quotas: {
@@ -258,8 +264,10 @@ export function loadConfig(env: Env, options: LoadOptions = {}): Config {
       historyTtlSeconds: e.HISTORY_TTL_HOURS * 3600,
       contextTokens: e.CONTEXT_TOKENS,
       maxToolRounds: e.MAX_TOOL_ROUNDS,
+      approvalTimeoutMs: e.APPROVAL_TIMEOUT_MS,
       toolsModule: e.TOOLS_MODULE,
     },
+    mcpServers: e.MCP_CONFIG ? readMcpConfig(e.MCP_CONFIG, merged) : [],
     workspace: { historyPages: e.WORKSPACE_HISTORY_PAGES, cacheTtlSeconds: e.WORKSPACE_CACHE_SECONDS },
     quotas: {
       userRequestsPerMinute: e.QUOTA_USER_PER_MINUTE,

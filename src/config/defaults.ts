@@ -34,6 +34,7 @@ export const defaults = {
     historyTtlSeconds: 7 * 24 * 3600,
     contextTokens: 32_000,
     maxToolRounds: 4,
+    approvalTimeoutMs: 120_000,
   },
   workspace: {
     historyPages: 10,

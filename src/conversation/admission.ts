@@ -3,6 +3,7 @@ import type { Logger } from '../log/logger.ts';
 import type { ConversationLocks } from './conversation-lock.ts';
 import type { QuotaDenial, QuotaGuard } from './quotas.ts';
 import type { ResolvedSettings, SettingsStore } from './settings.ts';
+import { stepAsideWhile, type StepAside } from './step-aside.ts';
 import type { TurnContext } from './turn-context.ts';
 import type { UsageLedger, UsageSubject } from './usage-ledger.ts';
 
@@ -21,7 +22,12 @@ export interface Admitted {
   settings: ResolvedSettings;
   /** Set when a quota refused the turn: only an edit still runs then, to take its old exchange away. */
   denial: QuotaDenial | null;
+  /** Waits on the asker (an approval) with the lock given up; later turns here stay queued, shown as waiting. */
+  stepAside: StepAside;
 }
+
+/** How long other instances find a conversation held while its turn waits on an approval (beyond the approval's own time). */
+const HOLD_MARGIN_MS = 30_000;
 
 /**
  * Lets a turn in: its place in the conversation's queue, the settings in force, the quotas, then the
@@ -40,18 +46,19 @@ export class Admission {
     const { message, options } = turn;
     // Joined before any await, so the order of handle() calls is the order of answers.
     const ticket = locks.enqueue(turn.conversation);
-    let admitted: Admitted;
+    let resolved: ResolvedSettings;
+    let denial: QuotaDenial | null;
     try {
-      const resolved = await settings.resolve(turn.key, config, options.overrides);
+      resolved = await settings.resolve(turn.key, config, options.overrides);
       const subject = { platform: message.platform, userId: message.author.id, workspaceId: message.workspaceId };
-      admitted = { settings: resolved, denial: await quotas.admit(subject, now(), resolved.quotas) };
+      denial = await quotas.admit(subject, now(), resolved.quotas);
     } catch (error) {
       ticket.cancel();
       throw error;
     }
-    if (admitted.denial && !options.replaces) {
+    if (denial && !options.replaces) {
       ticket.cancel();
-      emitDenial(turn, admitted.denial);
+      emitDenial(turn, denial);
       return;
     }
     const lease = await ticket.take({
@@ -59,7 +66,8 @@ export class Admission {
       onWait: () => turn.emit({ type: 'status', phase: 'queued', text: 'waiting for the previous reply…' }),
     });
     try {
-      await body(admitted);
+      const stepAside = stepAsideWhile(lease, config.conversation.approvalTimeoutMs + HOLD_MARGIN_MS, turn.signal, logger);
+      await body({ settings: resolved, denial, stepAside });
       if (lease.lost) logger.warn({ conversation: turn.conversation }, 'reply finished after its conversation lock expired');
     } finally {
       await lease.release();

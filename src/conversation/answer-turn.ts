@@ -9,6 +9,7 @@ import type { ConversationHistory } from './history.ts';
 import { UNKNOWN_IMAGE_TOKENS } from './media-input.ts';
 import { runReplyLoop, type ChatFunction } from './reply-loop.ts';
 import type { ResolvedSettings } from './settings.ts';
+import type { StepAside } from './step-aside.ts';
 import { buildSystemPrompt } from './system-prompt.ts';
 import { estimateMessageTokens } from './token-estimate.ts';
 import type { TurnContext } from './turn-context.ts';
@@ -22,10 +23,19 @@ export interface AnswerDeps extends Omit<UserTurnDeps, 'documentTokens'> {
   history: ConversationHistory;
 }
 
-/** Answers an admitted turn, holding its conversation's lock, and adds the exchange to the history it was given. */
-export async function answerTurn(turn: TurnContext, settings: ResolvedSettings, history: readonly Exchange[], deps: AnswerDeps): Promise<void> {
+/** What an admitted turn holds: the settings in force, and a way to wait on the asker without the lock. */
+export interface TurnAdmission {
+  settings: ResolvedSettings;
+  stepAside: StepAside;
+}
+
+/**
+ * Answers an admitted turn, holding its conversation's lock, and adds the exchange to the history it was given. The
+ * lock is given up only while an approval waits, and the turns behind stay queued, so that history is still current.
+ */
+export async function answerTurn(turn: TurnContext, admission: TurnAdmission, history: readonly Exchange[], deps: AnswerDeps): Promise<void> {
   const user = await buildUserTurn(turn, { ...deps, documentTokens: Math.floor(deps.config.conversation.contextTokens / 2) });
-  const messages = user.kind === 'transcript' ? user.messages : await askModel(turn, user, settings, history, deps);
+  const messages = user.kind === 'transcript' ? user.messages : await askModel(turn, user, admission, history, deps);
   const tokens = messages.reduce((sum, m) => sum + estimateMessageTokens(m, () => UNKNOWN_IMAGE_TOKENS), 0);
   await deps.history.save(turn.key, [...history, { messages, tokens, at: deps.now().getTime(), messageId: turn.message.messageId }]);
 }
@@ -34,12 +44,13 @@ export async function answerTurn(turn: TurnContext, settings: ResolvedSettings, 
 async function askModel(
   turn: TurnContext,
   user: UserTurn,
-  settings: ResolvedSettings,
+  { settings, stepAside }: TurnAdmission,
   history: readonly Exchange[],
   deps: AnswerDeps,
 ): Promise<ChatMessage[]> {
   const { config, now } = deps;
   const { message, options, signal } = turn;
+  const ask = options.approve;
   const toolContext: ToolContext = {
     signal,
     timezone: config.timezone,
@@ -51,6 +62,8 @@ async function askModel(
     userName: message.author.displayName,
     ...(options.workspace && { workspace: options.workspace }),
     logger: deps.logger,
+    mcpServersOff: settings.mcpOff,
+    ...(ask && { approve: (request) => stepAside(() => ask(request, signal)) }),
   };
   // The vision model answers images without function tools. With API_FORMAT=messages, function tools ride only on
   // requests that need chat completions anyway (web search on), so a plain text turn stays on the chosen endpoint.

@@ -5,6 +5,8 @@ import type { Config } from '../config/config.ts';
 import type { Logger } from '../log/logger.ts';
 import { prepareAudioForAsr } from '../media/audio/prepare-audio.ts';
 import { prepareImage } from '../media/image/prepare-image.ts';
+import { describeToolImage } from '../mcp/describe-tool-image.ts';
+import { McpHub, type McpCallRecorder } from '../mcp/mcp-hub.ts';
 import { ServiceClient } from '../service/client.ts';
 import { openStore } from '../store/open-store.ts';
 import type { Store } from '../store/store.ts';
@@ -22,18 +24,23 @@ export interface CreateEngineOptions {
   store?: Store;
   /** Anything else to replace (tests, benchmarks). */
   overrides?: Partial<EngineDeps>;
+  /** Counts and times MCP tool calls. */
+  recordMcpCall?: McpCallRecorder;
 }
 
 export interface EngineHandle {
   engine: ConversationEngine;
   store: Store;
-  /** Closes the store (when this function opened it). */
+  /** The MCP servers of MCP_CONFIG, connecting in the background. */
+  mcp: McpHub;
+  /** Closes the MCP servers, and the store when this function opened it. */
   close(): Promise<void>;
 }
 
 /**
  * The engine wired to the real parts: service client and capabilities, media preparation, the store
- * named by STORE_URL, the built-in tools and the operator's TOOLS_MODULE (loaded once, here).
+ * named by STORE_URL, the built-in tools, the operator's TOOLS_MODULE (loaded once, here) and the tools of the
+ * MCP servers in MCP_CONFIG (joining as each server connects).
  */
 export async function createEngine(options: CreateEngineOptions): Promise<EngineHandle> {
   const { config, logger } = options;
@@ -52,6 +59,14 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
   const operatorTools = config.conversation.toolsModule ? await loadToolsModule(config.conversation.toolsModule) : [];
   const tools = new ToolRegistry([...builtinTools, ...operatorTools]);
   const store = options.store ?? (await openStore(config.storeUrl, { timeoutMs: config.storeTimeoutMs, logger }));
+  const mcp = new McpHub({
+    servers: config.mcpServers,
+    logger,
+    registry: tools,
+    describeImage: describeToolImage(capabilityDeps),
+    ...(options.recordMcpCall && { record: options.recordMcpCall }),
+  });
+  mcp.start();
   const engine = new ConversationEngine({
     config,
     logger,
@@ -70,7 +85,9 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
   return {
     engine,
     store,
+    mcp,
     close: async () => {
+      await mcp.close();
       if (!options.store) await store.close();
     },
   };

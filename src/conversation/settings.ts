@@ -14,6 +14,8 @@ export interface ResolvedSettings {
   /** Members may set a persona for their own conversation here. */
   memberPersonas: boolean;
   triggers: ChannelTriggers;
+  /** MCP servers switched off here: the server's list and the channel's together. */
+  mcpOff: string[];
 }
 
 const WEB_SEARCH_MODES: readonly WebSearchMode[] = ['off', 'auto', 'force'];
@@ -22,6 +24,8 @@ export const MAX_TRIGGER_WORDS = 10;
 export const MAX_TRIGGER_WORD_CHARS = 40;
 const BOOLEAN_FIELDS = new Set(['thinking', 'memberPersonas', 'answerAll', 'autoThread', 'statusReactions']);
 const IDENTIFIER = /^[A-Za-z0-9._:/-]{1,100}$/;
+const MCP_SERVER_NAME = /^[A-Za-z0-9_-]{1,32}$/;
+export const MAX_MCP_OFF = 32;
 
 /** Stored settings per guild/workspace and per channel; a request override wins over channel, channel over guild, guild over config. */
 export class SettingsStore {
@@ -42,6 +46,7 @@ export class SettingsStore {
     for (const [field, value] of Object.entries(patch)) {
       if (value === null) delete next[field];
       else if (field === 'triggerWords') next[field] = normalizeTriggerWords(value as string[]);
+      else if (field === 'mcpOff') next[field] = [...new Set((value as string[]).map((name) => name.trim()))];
       else if (value !== undefined) next[field] = typeof value === 'string' ? value.trim() : value;
     }
     if (Object.keys(next).length === 0) await this.#store.delete(settingsKey(scope));
@@ -80,7 +85,8 @@ export class SettingsStore {
   }
 
   async resolve(key: ConversationKey, config: Config, overrides: RequestOverrides = {}): Promise<ResolvedSettings> {
-    const stored = await this.#stored(key);
+    const [workspace, channel] = await this.#scopes(key);
+    const stored = { ...workspace, ...channel };
     const memberPersonas = stored.memberPersonas === true;
     const ownPersona = memberPersonas ? await this.conversationPersona(key) : undefined;
     const merged: ConversationSettings = { ...stored, ...(ownPersona && { persona: ownPersona }), ...definedOnly(overrides) };
@@ -99,16 +105,23 @@ export class SettingsStore {
       },
       memberPersonas,
       triggers: triggersOf(stored),
+      // Switched off for the server stays off in each of its channels.
+      mcpOff: [...new Set([...(workspace.mcpOff ?? []), ...(channel.mcpOff ?? [])])],
     };
   }
 
   /** The channel's settings over its server's. */
   async #stored(key: ConversationKey): Promise<ConversationSettings> {
-    const [workspace, channel] = await Promise.all([
+    const [workspace, channel] = await this.#scopes(key);
+    return { ...workspace, ...channel };
+  }
+
+  /** The server's settings and the channel's. */
+  #scopes(key: ConversationKey): Promise<[ConversationSettings, ConversationSettings]> {
+    return Promise.all([
       key.workspaceId === undefined ? Promise.resolve({}) : this.get({ platform: key.platform, workspaceId: key.workspaceId }),
       this.get({ platform: key.platform, workspaceId: key.workspaceId, channelId: key.channelId }),
     ]);
-    return { ...workspace, ...channel };
   }
 }
 
@@ -145,6 +158,13 @@ function checkPatch(patch: SettingsPatch): void {
     } else if (field === 'model' || field === 'voice') {
       if (typeof value !== 'string' || !IDENTIFIER.test(value.trim())) {
         throw new RangeError(`${field} must be an id like "svc-v2.5-pro" (letters, digits, . _ - : /)`);
+      }
+    } else if (field === 'mcpOff') {
+      if (!Array.isArray(value) || value.length === 0 || value.length > MAX_MCP_OFF)
+        throw new RangeError(`mcp_off must name 1 to ${MAX_MCP_OFF} servers`);
+      for (const name of value) {
+        if (typeof name !== 'string' || !MCP_SERVER_NAME.test(name.trim()))
+          throw new RangeError('mcp_off takes server names: letters, digits, _ and -');
       }
     } else if (field === 'userRequestsPerMinute' || field === 'userDailyTokens') {
       if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw new RangeError(`${field} must be a whole number of at least 1`);

@@ -1,6 +1,7 @@
 import type { WebSearchMode } from '../config/config.ts';
 import type { ErrorKind } from '../errors.ts';
 import type { Citation, Usage } from '../service/types.ts';
+import type { ApprovalOutcome, ApprovalRequest } from '../tools/types.ts';
 import type { WorkspaceHistory } from '../workspace/workspace-history.ts';
 
 export interface MessageAuthor {
@@ -111,6 +112,8 @@ export interface ConversationSettings {
   triggerWords?: string[];
   /** 👀 on a question when it arrives, then ✅ when answered or ⚠️ when it failed. */
   statusReactions?: boolean;
+  /** MCP servers (their MCP_CONFIG names) whose tools are not offered here. */
+  mcpOff?: string[];
 }
 
 /** How Herald is addressed in a channel, as its admins set it with /settings. */
@@ -171,6 +174,11 @@ export interface HandleOptions {
    * (its stream ends without an error) and the adapter takes down what it showed of it.
    */
   onSuperseded?: () => void;
+  /**
+   * Asks the asker to approve a tool call where they asked, and waits for the answer; the conversation's lock is given
+   * up meanwhile. Absent where nobody can be asked: such a call is not run.
+   */
+  approve?(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalOutcome>;
 }
 
 /** A reply's running total over all its service calls (token fields as in one call's `Usage`). */

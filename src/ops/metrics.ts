@@ -47,6 +47,9 @@ export interface Metrics {
   inflightReplies: PlainGaugeHandle;
   /** 👍/👎 votes on answers (a changed vote counts again, as its new rating), by platform and rating. */
   feedback: CounterHandle<{ platform: string; rating: string }>;
+  /** MCP tool calls, by server, tool (its own name) and outcome (ok, error, timeout). */
+  mcpToolCalls: CounterHandle<{ server: string; tool: string; outcome: string }>;
+  mcpToolSeconds: HistogramHandle<{ server: string; tool: string }>;
 }
 
 export interface MetricsOptions {
@@ -60,6 +63,8 @@ export const METRIC_PREFIX = 'herald_';
 const FIRST_TOKEN_BUCKETS = [0.1, 0.25, 0.5, 1, 2, 3, 5, 8, 13, 20, 30, 60];
 // Whole replies: short answers take seconds, long reasoning or speech minutes.
 const REPLY_BUCKETS = [0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600];
+// Tool calls: a local lookup in milliseconds up to a slow remote server at its timeout.
+const TOOL_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20];
 
 export function createMetrics(options: MetricsOptions = {}): Metrics {
   const registry = new Registry();
@@ -133,6 +138,19 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       name: name('feedback_total'),
       help: 'Votes on answers (a changed vote counts as its new rating), by platform and rating.',
       labelNames: ['platform', 'rating'] as const,
+      registers,
+    }),
+    mcpToolCalls: new Counter({
+      name: name('mcp_tool_calls_total'),
+      help: 'MCP tool calls, by server, tool and outcome (ok, error, timeout).',
+      labelNames: ['server', 'tool', 'outcome'] as const,
+      registers,
+    }),
+    mcpToolSeconds: new Histogram({
+      name: name('mcp_tool_call_seconds'),
+      help: 'Seconds an MCP tool call took, by server and tool.',
+      labelNames: ['server', 'tool'] as const,
+      buckets: TOOL_BUCKETS,
       registers,
     }),
   };

@@ -61,7 +61,8 @@ export function createOpsServer(options: OpsServerOptions): OpsServer {
         ...(report.shuttingDown ? ['shutting down'] : []),
         ...report.checks.filter((c) => c.critical && !c.ok).map((c) => `${c.name}: ${c.detail ?? 'failed'}`),
       ];
-      return sendJson(res, report.ready ? 200 : 503, { status: report.ready ? 'ready' : 'not ready', reasons, ...report });
+      const degraded = report.checks.filter((c) => !c.critical && !c.ok).map((c) => `${c.name}: ${c.detail ?? 'failed'}`);
+      return sendJson(res, report.ready ? 200 : 503, { status: report.ready ? 'ready' : 'not ready', reasons, degraded, ...report });
     }
     if (!metricsAllowed(req.headers.authorization)) {
       res.setHeader('www-authenticate', 'Bearer');

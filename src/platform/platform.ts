@@ -5,6 +5,7 @@
  * questions and the reply registry live in the core, once.
  */
 import type { IncomingMessage, ReplyStream } from '../conversation/types.ts';
+import type { ApprovalOutcome } from '../tools/types.ts';
 import type { WorkspaceHistory } from '../workspace/workspace-history.ts';
 
 /** A platform message addressed to Herald, as the core's question flow sees it. */
@@ -95,8 +96,48 @@ export const PRESS_REFUSALS: Readonly<Record<Exclude<PressOutcome, 'done'>, stri
   gone: 'That answer can no longer be changed.',
 };
 
+/** A tool call the asker is asked to approve, as a platform shows it. */
+export interface ApprovalView {
+  /** Names the approval in the platform's Approve and Deny controls (a press carries it back). */
+  readonly id: string;
+  /** The tool as people know it. */
+  readonly title: string;
+  /** The call's arguments as pretty JSON, already cut to fit: untrusted text, shown in a code block. */
+  readonly args: string;
+}
+
+/** How an approval ended, as its message shows it once its controls are gone. */
+export type ApprovalEnd = ApprovalOutcome | 'cancelled';
+
+/** An approval's message, posted where the question is answered. */
+export interface ApprovalMessage {
+  /** Shows how it ended: the controls go, a line says who decided or that time ran out. */
+  settle(end: ApprovalEnd): Promise<void>;
+  /** Takes it down, as its question was (absent where nothing shown can be taken back). */
+  remove?(): Promise<void>;
+}
+
+/** Someone pressed Approve or Deny on an approval, as the adapter tells the core. */
+export interface ApprovalPress {
+  readonly approvalId: string;
+  readonly answer: 'approved' | 'denied';
+  /** The presser's platform user id. */
+  readonly userId: string;
+}
+
+/** What an approval press did: `done`, `refused` (not the asker's), `gone` (answered already, or expired). */
+export type ApprovalPressOutcome = 'done' | 'refused' | 'gone';
+
+/** What the presser alone is told of an approval press that did not count, on every platform. */
+export const APPROVAL_REFUSALS: Readonly<Record<Exclude<ApprovalPressOutcome, 'done'>, string>> = {
+  refused: 'Only the person who asked can approve or deny this.',
+  gone: 'This approval has already been answered or has expired.',
+};
+
 /** One answer's messages on the platform. */
 export interface AnswerWriter extends Partial<AnswerEditor> {
+  /** Posts an approval with Approve and Deny where the answer is written. Absent where nobody can press (no approval is asked). */
+  askApproval?(view: ApprovalView): Promise<ApprovalMessage>;
   /**
    * Shows the engine's reply: streamed (natively, or posted and edited), then its sources, files and extras. An
    * abort of `signal` stops it where it is; a MessageGoneError reason names a message of it that was deleted.

@@ -5,13 +5,24 @@ import type { Core } from '../core.ts';
 import { CancelledError } from '../errors.ts';
 import type { Logger } from '../log/logger.ts';
 import { MessageGoneError } from '../streaming/surface.ts';
+import type { ApprovalOutcome, ApprovalRequest } from '../tools/types.ts';
 import { AnsweredQuestions, type AnsweredQuestion, type AnswerVersion } from './answered-questions.ts';
+import { Approvals } from './approvals.ts';
 import { stoppableReply } from './answer-stream.ts';
 import { controlsOf, finishedControls, MAX_VERSIONS } from './answer-versions.ts';
 import { DeletionWatch } from './deletion-watch.ts';
 import { EventClaims } from './event-claims.ts';
 import { refuseIfLate } from './late-question.ts';
-import type { AnswerPress, AnswerWriter, PressOutcome, Question } from './platform.ts';
+import type {
+  AnswerPress,
+  AnswerWriter,
+  ApprovalMessage,
+  ApprovalPress,
+  ApprovalPressOutcome,
+  ApprovalView,
+  PressOutcome,
+  Question,
+} from './platform.ts';
 import type { PlatformHooks } from './platform-hooks.ts';
 import { StopPresses } from './stop-presses.ts';
 
@@ -41,7 +52,7 @@ interface AnswerInPlace {
   earlier?: Earlier;
 }
 
-/** How one answer can be stopped besides the shutdown deadline. */
+/** How one answer can be stopped besides the shutdown deadline, and where it is written. */
 interface AnswerAborts {
   /** The question deleted or superseded by an edit: the answer stops and goes. */
   withdraw: AbortController;
@@ -51,6 +62,9 @@ interface AnswerAborts {
   stop: AbortController;
   /** What the engine's request listens to. */
   signal: AbortSignal;
+  /** The answer's writer once it is open: approvals are posted through it. */
+  writer: Promise<AnswerWriter>;
+  opened(writer: AnswerWriter): void;
 }
 
 /**
@@ -69,6 +83,7 @@ export class QuestionFlow {
   /** Answers being written here, by question key: an edit waits for the old one, a deletion for its end. */
   readonly #replying = new Map<string, Promise<void>>();
   readonly #stops: StopPresses;
+  readonly #approvals: Approvals;
 
   constructor({ platform, core, logger, hooks = {} }: QuestionFlowOptions) {
     this.#platform = platform;
@@ -78,6 +93,7 @@ export class QuestionFlow {
     this.#claims = new EventClaims(core.store, logger);
     this.#answered = new AnsweredQuestions(core.store, platform, core.config.conversation.historyTtlSeconds * 1000);
     this.#stops = new StopPresses(core.store, platform, logger);
+    this.#approvals = new Approvals(core.store, platform, core.config.conversation.approvalTimeoutMs, logger);
   }
 
   /** True for the first delivery of a platform event (by its own id); false for a repeat. */
@@ -142,6 +158,11 @@ export class QuestionFlow {
       case 'continue':
         return this.#answerAgainLater(press, answered);
     }
+  }
+
+  /** Approve or Deny pressed on an approval, on whichever instance: it reaches the call waiting for it. */
+  approvalPressed(press: ApprovalPress): Promise<ApprovalPressOutcome> {
+    return this.#approvals.pressed(press);
   }
 
   get #draining(): boolean {
@@ -227,7 +248,7 @@ export class QuestionFlow {
     incoming: IncomingMessage,
     aborts: AnswerAborts,
   ): Promise<ReplyStream | undefined> {
-    const options = this.#handleOptions(question, aborts);
+    const options = this.#handleOptions(question, incoming, aborts);
     if (press.action === 'continue') return this.#core.engine.handle(continuation(incoming, (answered.continued ?? 0) + 1), options);
     if (answered.stopped) return this.#core.engine.handle(incoming, options);
     const now = Date.now();
@@ -257,8 +278,10 @@ export class QuestionFlow {
     const signals = [withdraw.signal, cancel.signal];
     if (signal) signals.push(signal);
     if (this.#hooks.shutdown) signals.push(this.#hooks.shutdown.deadlineSignal);
+    let opened!: (writer: AnswerWriter) => void;
+    const writer = new Promise<AnswerWriter>((resolve) => (opened = resolve));
     // Stop is not among them: ending the reply stream cancels the engine's request.
-    return { withdraw, cancel, stop: new AbortController(), signal: AbortSignal.any(signals) };
+    return { withdraw, cancel, stop: new AbortController(), signal: AbortSignal.any(signals), writer, opened };
   }
 
   async #answer(question: Question, signal: AbortSignal | undefined): Promise<void> {
@@ -269,7 +292,7 @@ export class QuestionFlow {
       await this.#answered.set(question.key, { text: question.text, answerKeys: [] });
       refuseIfLate(question.sentAt);
       const incoming = await this.#read(question, aborts.signal);
-      const stream = this.#core.engine.handle(incoming, this.#handleOptions(question, aborts));
+      const stream = this.#core.engine.handle(incoming, this.#handleOptions(question, incoming, aborts));
       await this.#show(question, incoming, stream, writer, aborts);
     } catch (error) {
       await this.#fail(question, writer, error, aborts);
@@ -290,7 +313,7 @@ export class QuestionFlow {
     await this.#answerInPlace(question, aborts, {
       start: (incoming) => {
         const replaces: Replacement = { messageId: incoming.messageId, sentAt: question.sentAt, editedAt };
-        return replacingReply(this.#core.engine.handle(incoming, { ...this.#handleOptions(question, aborts), replaces }));
+        return replacingReply(this.#core.engine.handle(incoming, { ...this.#handleOptions(question, incoming, aborts), replaces }));
       },
       declined: async (error) => {
         if (error === undefined)
@@ -349,13 +372,15 @@ export class QuestionFlow {
   }
 
   #open(question: Question, aborts: AnswerAborts, watched: string[]): AnswerWriter {
-    return question.openAnswer({
+    const writer = question.openAnswer({
       posted: (key) => {
         watched.push(key);
         this.#deletions.watch(key, () => aborts.withdraw.abort(new MessageGoneError(key)));
       },
       stoppedByAsker: () => aborts.cancel.abort(),
     });
+    aborts.opened(writer);
+    return writer;
   }
 
   async #read(question: Question, signal: AbortSignal): Promise<IncomingMessage> {
@@ -364,12 +389,30 @@ export class QuestionFlow {
     return incoming;
   }
 
-  #handleOptions(question: Question, aborts: AnswerAborts): HandleOptions {
+  #handleOptions(question: Question, incoming: IncomingMessage, aborts: AnswerAborts): HandleOptions {
     return {
       signal: aborts.signal,
       ...(question.workspace && { workspace: question.workspace }),
       onSuperseded: () => aborts.withdraw.abort(),
+      approve: (request, signal) => this.#approve(request, incoming, aborts, signal),
     };
+  }
+
+  /**
+   * Asks the asker to approve a tool call where the answer is written, once it is open. A question withdrawn meanwhile
+   * (deleted, or edited) takes its approval down with it, as it does its answer.
+   */
+  async #approve(request: ApprovalRequest, incoming: IncomingMessage, aborts: AnswerAborts, signal: AbortSignal): Promise<ApprovalOutcome> {
+    const writer = await untilAborted(aborts.writer, signal);
+    const ask = writer.askApproval?.bind(writer);
+    // A writer that cannot show an approval leaves the call unapproved.
+    if (!ask) return 'denied';
+    const withdrawn = () => aborts.withdraw.signal.aborted && !(aborts.withdraw.signal.reason instanceof MessageGoneError);
+    const show = async (view: ApprovalView): Promise<ApprovalMessage> => {
+      const shown = await ask(view);
+      return { settle: (end) => (withdrawn() && shown.remove ? shown.remove() : shown.settle(end)) };
+    };
+    return this.#approvals.ask({ request, askerId: incoming.author.id, show, signal });
   }
 
   /**
@@ -438,6 +481,19 @@ export class QuestionFlow {
     }
     await writer.fail(error).catch((failure: unknown) => this.#logger.error({ err: failure }, 'could not tell the asker that the answer failed'));
   }
+}
+
+/** `promise`, or the signal's reason thrown once it aborts first. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  signal.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    void promise.then((value) => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(value);
+    });
+  });
 }
 
 /** Where the exchange a question started is remembered, for a deletion of the question to forget it. */

@@ -35,6 +35,7 @@ export function withStatusReactions(writer: AnswerWriter, mark: MarkStatus, logg
       return written;
     },
     ...(writer.remove && { remove: writer.remove.bind(writer) }),
+    ...(writer.askApproval && { askApproval: writer.askApproval.bind(writer) }),
     fail(error) {
       failed = true;
       return writer.fail(error);

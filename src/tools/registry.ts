@@ -79,7 +79,7 @@ export class ToolRegistry {
     } catch (error) {
       return done(`Error: the arguments are not valid JSON (${(error as Error).message}). Send a JSON object matching the schema.`, false);
     }
-    const problems = validateArgs(tool.parameters, args);
+    const problems = tool.validate ? tool.validate(args) : validateArgs(tool.parameters, args);
     if (problems.length > 0) return done(`Error: invalid arguments: ${problems.join('; ')}.`, false);
     if (tool.needsApproval?.(args as Record<string, unknown>, context)) {
       const refusal = await approvalRefusal(tool, args as Record<string, unknown>, context);

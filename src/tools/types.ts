@@ -17,6 +17,8 @@ export interface ToolContext {
   /** The history of the channels the asker and Herald can read; absent where the adapter offers none. */
   workspace?: WorkspaceHistory;
   logger: Logger;
+  /** MCP servers the admins switched off here (`/settings mcp_off`). */
+  mcpServersOff?: readonly string[];
   /**
    * Asks the asker to approve one tool call and waits for their answer (denied by itself after a while). Absent
    * where no one can be asked: a tool that needs approval is then not run.
@@ -54,6 +56,8 @@ export interface ToolDefinition<Args = Record<string, unknown>> {
   description: string;
   /** The arguments' JSON schema; arguments are checked against it before the handler runs. */
   parameters: JsonSchemaObject;
+  /** Checks arguments in place of `parameters` (a richer schema than the model is shown); returns the problems found. */
+  validate?(args: unknown): string[];
   /** Whether the tool can be offered in this context (default: always). */
   available?(context: ToolContext): boolean;
   /** Whether this call must be approved by the asker before it runs (default: never). */

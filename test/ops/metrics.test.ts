@@ -22,6 +22,8 @@ describe('createMetrics', () => {
       herald_queue_length: 'gauge',
       herald_inflight_replies: 'gauge',
       herald_feedback_total: 'counter',
+      herald_mcp_tool_calls_total: 'counter',
+      herald_mcp_tool_call_seconds: 'histogram',
     });
   });
 

@@ -1,0 +1,21 @@
+import type { ApprovalMessage, ApprovalView } from '../../src/platform/platform.ts';
+import { settledApproval, waitingApproval, type ApprovalContent } from './approval-blocks.ts';
+import { deleteMessages } from './delete-messages.ts';
+import type { ReplyTarget } from './reply-part.ts';
+import type { SlackApi } from './slack-api.ts';
+
+/** Posts an approval where the answer goes (its thread), without link previews; settled by chat.update, buttons gone. */
+export async function postApproval(api: SlackApi, target: ReplyTarget, view: ApprovalView): Promise<ApprovalMessage> {
+  const { channel, threadTs } = target;
+  const send = (content: ApprovalContent) => ({ channel, ...content, unfurl_links: false, unfurl_media: false });
+  const posted = await api.call('chat.postMessage', channel, (c) =>
+    c.chat.postMessage({ ...send(waitingApproval(view)), ...(threadTs && { thread_ts: threadTs }) }),
+  );
+  const ts = String(posted.ts);
+  return {
+    settle: async (end) => {
+      await api.call('chat.update', channel, (c) => c.chat.update({ ...send(settledApproval(view, end)), ts }));
+    },
+    remove: () => deleteMessages(api, channel, [ts]),
+  };
+}

@@ -1,0 +1,293 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from '../log/logger.ts';
+import type { McpServerConfig } from './mcp-config.ts';
+
+export type McpServerState = 'connecting' | 'connected' | 'restarting' | 'down' | 'closed';
+
+/** Largest one JSON-RPC message a stdio server may send; past it the connection is dropped and restarted. */
+const MAX_STDIO_MESSAGE_BYTES = 4 * 1024 * 1024;
+const MAX_TOOLS = 128;
+const FIRST_RETRY_MS = 250;
+const MAX_RETRY_MS = 30_000;
+const STDERR_TAIL_CHARS = 500;
+/** Longest a server may take to start, answer `initialize` and list its tools. */
+const CONNECT_TIMEOUT_MS = 30_000;
+
+export interface ConnectionEvents {
+  /** The server's tools, after each (re)connection and each change it announced. */
+  tools(tools: Tool[]): void;
+  state(state: McpServerState): void;
+}
+
+/**
+ * One MCP server: connects in the background with retries (backoff from 250 ms to 30 s), restarts a stdio server
+ * that exited, and hands calls to whichever connection is current. A call waits for a (re)connection in progress.
+ */
+export class McpConnection {
+  readonly config: McpServerConfig;
+  #state: McpServerState = 'connecting';
+  #client: Client | undefined;
+  #lastError: string | undefined;
+  #attempt = 0;
+  #retryTimer: NodeJS.Timeout | undefined;
+  #waiters = new Set<() => void>();
+  #stderrTail = '';
+  #firstSettled: Promise<void>;
+  #settleFirst!: () => void;
+  readonly #logger: Logger;
+  readonly #events: ConnectionEvents;
+
+  constructor(config: McpServerConfig, logger: Logger, events: ConnectionEvents) {
+    this.config = config;
+    this.#logger = logger.child({ mcpServer: config.name });
+    this.#events = events;
+    this.#firstSettled = new Promise((resolve) => {
+      this.#settleFirst = resolve;
+    });
+  }
+
+  get state(): McpServerState {
+    return this.#state;
+  }
+
+  /** Why the last connection attempt failed or the server stopped, in one line. */
+  get lastError(): string | undefined {
+    return this.#lastError;
+  }
+
+  /** Settles once the first connection attempt succeeded or failed. */
+  firstAttempt(): Promise<void> {
+    return this.#firstSettled;
+  }
+
+  start(): void {
+    void this.#connect();
+  }
+
+  /** Calls a tool by its own name, waiting up to the call's own deadline for a connection. */
+  async call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+    const client = await this.#connected(signal);
+    try {
+      return (await client.callTool({ name: tool, arguments: args }, undefined, {
+        signal,
+        timeout: this.config.timeoutMs,
+      })) as CallToolResult;
+    } catch (error) {
+      if (signal.aborted) throw error;
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+        throw new Error(`the MCP server "${this.config.name}" did not answer within ${this.config.timeoutMs / 1000} s`);
+      }
+      if (this.#client !== client || this.#state !== 'connected') {
+        throw new Error(`the MCP server "${this.config.name}" stopped during the call${this.#tail()}; it is being restarted, so a retry may work`);
+      }
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#setState('closed');
+    clearTimeout(this.#retryTimer);
+    this.#wake();
+    const client = this.#client;
+    this.#client = undefined;
+    await client?.close().catch(() => {});
+  }
+
+  async #connect(): Promise<void> {
+    if (this.#state === 'closed') return;
+    const transport = this.#transport();
+    const client = new Client(
+      { name: 'herald', version: '1' },
+      {
+        capabilities: {},
+        listChanged: {
+          tools: {
+            onChanged: (error, tools) => {
+              if (error) this.#logger.warn({ err: error }, 'MCP server announced new tools, and listing them failed');
+              else if (tools && this.#client === client) this.#events.tools(tools.slice(0, MAX_TOOLS));
+            },
+          },
+        },
+      },
+    );
+    try {
+      await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
+      const tools = await this.#listTools(client);
+      if (this.#isClosed()) {
+        await client.close();
+        return;
+      }
+      this.#client = client;
+      this.#attempt = 0;
+      this.#lastError = undefined;
+      client.onclose = () => this.#dropped(client);
+      this.#events.tools(tools);
+      this.#setState('connected');
+      this.#logger.info({ tools: tools.length }, 'MCP server connected');
+    } catch (error) {
+      await client.close().catch(() => {});
+      if (this.#isClosed()) return;
+      this.#lastError = `${(error as Error).message.split('\n')[0]!.slice(0, 200)}${this.#tail()}`;
+      this.#logger.warn({ err: error, attempt: this.#attempt + 1 }, 'MCP server could not be connected; retrying');
+      this.#setState('down');
+      this.#retry();
+    } finally {
+      this.#settleFirst();
+    }
+  }
+
+  async #listTools(client: Client): Promise<Tool[]> {
+    const tools: Tool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: CONNECT_TIMEOUT_MS });
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor && tools.length < MAX_TOOLS);
+    if (tools.length > MAX_TOOLS) this.#logger.warn({ offered: tools.length }, `MCP server offers too many tools; the first ${MAX_TOOLS} are used`);
+    return tools.slice(0, MAX_TOOLS);
+  }
+
+  #dropped(client: Client): void {
+    if (this.#client !== client || this.#state === 'closed') return;
+    this.#client = undefined;
+    this.#lastError = `the server stopped${this.#tail()}`;
+    this.#logger.warn({ reason: this.#lastError }, 'MCP server connection closed; restarting');
+    this.#setState('restarting');
+    this.#retry();
+  }
+
+  #retry(): void {
+    const delay = Math.min(FIRST_RETRY_MS * 2 ** this.#attempt, MAX_RETRY_MS);
+    this.#attempt += 1;
+    this.#retryTimer = setTimeout(() => void this.#connect(), delay);
+    this.#retryTimer.unref();
+  }
+
+  #transport(): Transport {
+    const { config } = this;
+    if (config.transport === 'stdio') {
+      this.#stderrTail = '';
+      const transport = new StdioClientTransport({
+        command: config.command,
+        args: config.args,
+        env: config.env,
+        ...(config.cwd && { cwd: config.cwd }),
+        stderr: 'pipe',
+        maxBufferSize: MAX_STDIO_MESSAGE_BYTES,
+      });
+      transport.stderr?.on('data', (chunk: Buffer) => {
+        this.#stderrTail = (this.#stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
+      });
+      return transport;
+    }
+    const requestInit = { headers: config.headers };
+    if (config.transport === 'sse') return new SSEClientTransport(config.url, { requestInit });
+    return new FallbackHttpTransport(config.url, requestInit, this.#logger);
+  }
+
+  async #connected(signal: AbortSignal): Promise<Client> {
+    while (!this.#client) {
+      if (this.#state === 'closed') throw new Error(`the MCP server "${this.config.name}" is shut down`);
+      if (signal.aborted) throw signal.reason;
+      if (this.#state === 'down' && this.#attempt > 1) {
+        throw new Error(`the MCP server "${this.config.name}" is unreachable (${this.#lastError ?? 'no answer'})`);
+      }
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          signal.removeEventListener('abort', done);
+          this.#waiters.delete(done);
+          resolve();
+        };
+        this.#waiters.add(done);
+        signal.addEventListener('abort', done, { once: true });
+      });
+    }
+    return this.#client;
+  }
+
+  #isClosed(): boolean {
+    return this.#state === 'closed';
+  }
+
+  #setState(state: McpServerState): void {
+    if (this.#state === state) return;
+    this.#state = state;
+    this.#events.state(state);
+    this.#wake();
+  }
+
+  #wake(): void {
+    for (const waiter of [...this.#waiters]) waiter();
+  }
+
+  #tail(): string {
+    const line = this.#stderrTail.trim().split('\n').at(-1)?.trim();
+    return line ? ` (its last words: ${line.slice(0, 200)})` : '';
+  }
+}
+
+/**
+ * Streamable HTTP, or legacy HTTP+SSE for a server that refuses it: the spec's backwards-compatible client tries a
+ * POST first and falls back to the old GET stream when that is answered 4xx.
+ */
+class FallbackHttpTransport implements Transport {
+  #inner: Transport;
+  #fellBack = false;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: Transport['onmessage'];
+  readonly #url: URL;
+  readonly #requestInit: RequestInit;
+  readonly #logger: Logger;
+
+  constructor(url: URL, requestInit: RequestInit, logger: Logger) {
+    this.#url = url;
+    this.#requestInit = requestInit;
+    this.#logger = logger;
+    this.#inner = this.#wire(new StreamableHTTPClientTransport(url, { requestInit }));
+  }
+
+  get sessionId(): string | undefined {
+    return this.#inner.sessionId;
+  }
+
+  start(): Promise<void> {
+    return this.#inner.start();
+  }
+
+  async send(message: Parameters<Transport['send']>[0], options?: Parameters<Transport['send']>[1]): Promise<void> {
+    try {
+      await this.#inner.send(message, options);
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      const isInitialize = 'method' in message && message.method === 'initialize';
+      if (this.#fellBack || !isInitialize || typeof code !== 'number' || code < 400 || code >= 500) throw error;
+      this.#fellBack = true;
+      this.#logger.info({ status: code }, 'MCP server does not speak Streamable HTTP; using legacy SSE');
+      const refused = this.#inner;
+      refused.onclose = undefined;
+      refused.onerror = undefined;
+      await refused.close().catch(() => {});
+      this.#inner = this.#wire(new SSEClientTransport(this.#url, { requestInit: this.#requestInit }));
+      await this.#inner.start();
+      await this.#inner.send(message, options);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.#inner.close();
+  }
+
+  #wire(transport: Transport): Transport {
+    transport.onclose = () => this.onclose?.();
+    transport.onerror = (error) => this.onerror?.(error);
+    transport.onmessage = (message, extra) => this.onmessage?.(message, extra);
+    return transport;
+  }
+}

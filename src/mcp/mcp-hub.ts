@@ -1,0 +1,174 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from '../log/logger.ts';
+import type { ToolRegistry } from '../tools/registry.ts';
+import type { ToolDefinition } from '../tools/types.ts';
+import type { McpServerConfig } from './mcp-config.ts';
+import { McpConnection, type McpServerState } from './mcp-connection.ts';
+import { mcpTool, type BuiltTool } from './mcp-tool.ts';
+import { resultText, type DescribeImage } from './tool-result.ts';
+import { ToolNames } from './tool-names.ts';
+
+/** Counts and times every MCP tool call (`/metrics`). */
+export type McpCallRecorder = (labels: { server: string; tool: string; outcome: 'ok' | 'error' | 'timeout' }, seconds: number) => void;
+
+export interface McpHubOptions {
+  servers: readonly McpServerConfig[];
+  logger: Logger;
+  /** The registry the servers' tools join (beside the built-ins). */
+  registry: ToolRegistry;
+  describeImage?: DescribeImage;
+  record?: McpCallRecorder;
+}
+
+export interface McpServerStatus {
+  name: string;
+  transport: McpServerConfig['transport'];
+  state: McpServerState;
+  error?: string;
+  /** Each tool: its own name, the name the model sees, and whether calls need the asker's approval. */
+  tools: { tool: string; name: string; needsApproval: boolean; description?: string }[];
+}
+
+/**
+ * Herald's MCP client: one connection per configured server, started without holding up start-up, whose tools
+ * join the tool registry as they are listed (and leave it when the server drops them).
+ */
+export class McpHub {
+  readonly #connections = new Map<string, McpConnection>();
+  readonly #listed = new Map<string, Map<string, BuiltTool>>();
+  readonly #names: ToolNames;
+  readonly #options: McpHubOptions;
+  readonly #logger: Logger;
+  readonly #stateListeners = new Set<() => void>();
+
+  constructor(options: McpHubOptions) {
+    this.#options = options;
+    this.#logger = options.logger.child({ component: 'mcp' });
+    this.#names = new ToolNames((name) => options.registry.get(name) !== undefined);
+    for (const server of options.servers) {
+      this.#listed.set(server.name, new Map());
+      const connection = new McpConnection(server, this.#logger, {
+        tools: (tools) => this.#onTools(server, tools),
+        state: () => {
+          for (const listener of [...this.#stateListeners]) listener();
+        },
+      });
+      this.#connections.set(server.name, connection);
+    }
+  }
+
+  /** Starts connecting every server in the background. */
+  start(): void {
+    for (const connection of this.#connections.values()) connection.start();
+  }
+
+  /** Settles once every server's first connection attempt has succeeded or failed. */
+  async firstAttempts(): Promise<void> {
+    await Promise.all([...this.#connections.values()].map((c) => c.firstAttempt()));
+  }
+
+  /** Resolves once `predicate` holds over the servers' states (checked now and at each change). */
+  whenStates(predicate: (states: Record<string, McpServerState>) => boolean): Promise<void> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (!predicate(this.#states())) return;
+        this.#stateListeners.delete(check);
+        resolve();
+      };
+      this.#stateListeners.add(check);
+      check();
+    });
+  }
+
+  status(): McpServerStatus[] {
+    return [...this.#connections.values()].map((connection) => {
+      const { config } = connection;
+      const tools = [...this.#listed.get(config.name)!].map(([tool, built]) => ({
+        tool,
+        name: built.definition.name,
+        needsApproval: built.needsApproval,
+        description: built.definition.description,
+      }));
+      return {
+        name: config.name,
+        transport: config.transport,
+        state: connection.state,
+        ...(connection.lastError && { error: connection.lastError }),
+        tools,
+      };
+    });
+  }
+
+  /** Calls a tool by the server's own names, as an operator would (`herald mcp call`): no approval, no scope. */
+  async call(server: string, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<string> {
+    const connection = this.#connections.get(server);
+    if (!connection) throw new Error(`there is no MCP server named "${server}"`);
+    await connection.firstAttempt();
+    const built = this.#listed.get(server)!.get(tool);
+    if (!built) throw new Error(`the MCP server "${server}" has no tool named "${tool}"`);
+    return built.run(args, signal);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.#connections.values()].map((c) => c.close()));
+  }
+
+  #states(): Record<string, McpServerState> {
+    return Object.fromEntries([...this.#connections].map(([name, c]) => [name, c.state]));
+  }
+
+  #onTools(server: McpServerConfig, tools: Tool[]): void {
+    const listed = this.#listed.get(server.name)!;
+    listed.clear();
+    const connection = this.#connections.get(server.name)!;
+    for (const tool of tools) {
+      const name = this.#names.nameOf(server.name, tool.name);
+      const built = mcpTool({
+        server,
+        tool,
+        name,
+        isUp: () => connection.state === 'connected' || connection.state === 'restarting',
+        isListed: () => listed.get(tool.name) === built,
+        call: (args, signal) => this.#call(connection, tool.name, args, signal),
+      });
+      listed.set(tool.name, built);
+      if (built.notes.length > 0) this.#logger.info({ mcpServer: server.name, tool: tool.name, notes: built.notes }, 'MCP tool schema simplified');
+      if (!this.#options.registry.get(name)) this.#options.registry.register(current(() => listed.get(tool.name)?.definition ?? built.definition));
+    }
+  }
+
+  async #call(connection: McpConnection, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<string> {
+    const started = performance.now();
+    const labels = { server: connection.config.name, tool };
+    try {
+      const result = await connection.call(tool, args, signal);
+      const text = await resultText(result, this.#options.describeImage, signal);
+      this.#options.record?.({ ...labels, outcome: 'ok' }, (performance.now() - started) / 1000);
+      return text;
+    } catch (error) {
+      const timedOut = signal.aborted || /timed? ?out/i.test((error as Error).message);
+      this.#options.record?.({ ...labels, outcome: timedOut ? 'timeout' : 'error' }, (performance.now() - started) / 1000);
+      throw error;
+    }
+  }
+}
+
+/** A registry entry that always acts as the tool's latest listing (a server may relist a tool with a new schema). */
+function current(latest: () => ToolDefinition): ToolDefinition {
+  return {
+    name: latest().name,
+    get description() {
+      return latest().description;
+    },
+    get parameters() {
+      return latest().parameters;
+    },
+    get title() {
+      return latest().title;
+    },
+    validate: (args) => latest().validate?.(args) ?? [],
+    available: (context) => latest().available?.(context) ?? true,
+    needsApproval: (args, context) => latest().needsApproval?.(args, context) ?? false,
+    handler: (args, context) => latest().handler(args, context),
+  };
+}

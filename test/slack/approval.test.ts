@@ -1,0 +1,90 @@
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { markdownOf, type FakeSlack, type Json, type StoredMessage } from '../fakes/slack/index.ts';
+import { startSlackWorld, stopSlackWorld, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
+
+const TOOLS = fileURLToPath(new URL('../fixtures/tools/approval-tools.mjs', import.meta.url));
+
+function actionIds(message: StoredMessage | undefined): string[] {
+  return ((message?.blocks ?? []) as Json[])
+    .filter((b) => b.type === 'actions')
+    .flatMap((b) => (b.elements as Json[]).map((e) => String(e.action_id)));
+}
+
+function sectionText(message: StoredMessage): string {
+  return ((message.blocks ?? []) as Json[])
+    .filter((b) => b.type === 'section')
+    .map((b) => String((b.text as Json).text))
+    .join('\n');
+}
+
+describe('Slack: a tool call waits for the asker to approve it', () => {
+  let fake: FakeSlack;
+  let emu: Emulator;
+  let herald: HeraldOnSlack;
+  let bob: string;
+
+  beforeAll(async () => {
+    ({ fake, emu, herald } = await startSlackWorld({ env: { TOOLS_MODULE: TOOLS } }));
+    bob = fake.addUser({ name: 'bob' }).id;
+  });
+
+  afterAll(() => stopSlackWorld({ fake, emu, herald }));
+
+  /** Mentions Herald asking for the tool; resolves with the mention's ts and the approval once it shows its buttons. */
+  async function askForApproval(text: string): Promise<{ thread: string; approval: StoredMessage }> {
+    const mention = fake.events.appMention({ text: `call post_note ${JSON.stringify({ text })}` });
+    await fake.deliverEvent(mention);
+    const thread = String(mention.ts);
+    const approval = await fake.waitFor(() => fake.thread(fake.channelId, thread).find((m) => actionIds(m).includes('herald_approve')));
+    return { thread, approval };
+  }
+
+  async function press(approval: StoredMessage, actionId: string, user = fake.userId): Promise<void> {
+    const delivery = await fake.sendInteractive(fake.interactions.press({ channel: approval.channel, ts: approval.ts, actionId, user }));
+    expect(delivery.status).toBe(200);
+  }
+
+  /** Herald's answer in the thread once its stream or message is final. */
+  const answerIn = (thread: string) =>
+    fake.waitFor(() =>
+      fake
+        .thread(fake.channelId, thread)
+        .find((m) => m.user === fake.botUserId && m.stream?.state === 'stopped' && markdownOf(m).includes('Tool results')),
+    );
+
+  it('shows the tool and its escaped arguments with Approve and Deny; only the asker may answer; Approve runs it', async () => {
+    const hostile = 'hi <!everyone> 1 &lt; 2 &amp;&amp; <https://example.com> ``` done';
+    const { thread, approval } = await askForApproval(hostile);
+    expect(actionIds(approval)).toEqual(['herald_approve', 'herald_deny']);
+    expect(sectionText(approval)).toContain('`notes · post`');
+    expect(sectionText(approval)).toContain(
+      '```{\n  "text": "hi @everyone 1 &lt; 2 &amp;&amp; https://example.com \\u0060\\u0060\\u0060 done"\n}```',
+    );
+    expect(approval.thread_ts).toBe(thread);
+
+    await press(approval, 'herald_approve', bob);
+    await fake.waitFor(() => fake.workspace.ephemeral.find((e) => e.user === bob));
+    expect(fake.workspace.ephemeral.filter((e) => e.user === bob)).toEqual([
+      expect.objectContaining({ channel: fake.channelId, thread_ts: thread, text: 'Only the person who asked can approve or deny this.' }),
+    ]);
+    expect(actionIds(fake.workspace.findMessage(fake.channelId, approval.ts))).toEqual(['herald_approve', 'herald_deny']);
+
+    await press(approval, 'herald_approve');
+    const answer = await answerIn(thread);
+    expect(markdownOf(answer)).toContain('post_note: posted hi');
+    const settled = await fake.waitFor(() => {
+      const shown = fake.workspace.findMessage(fake.channelId, approval.ts)!;
+      return actionIds(shown).length === 0 && shown;
+    });
+    expect(sectionText(settled)).toMatch(/^✅ Approved: `notes · post`/);
+  });
+
+  it('Deny leaves the tool unrun and the answer goes on', async () => {
+    const { thread, approval } = await askForApproval('wipe it');
+    await press(approval, 'herald_deny');
+    const answer = await answerIn(thread);
+    expect(markdownOf(answer)).toContain('post_note: The asker denied this call. It was not run.');
+    await fake.waitFor(() => sectionText(fake.workspace.findMessage(fake.channelId, approval.ts)!).startsWith('🚫 Denied'));
+  });
+});
