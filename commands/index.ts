@@ -7,8 +7,10 @@ import type { MessageActionDefinition } from './message-action.ts';
 import { narrate } from './narrate.ts';
 import { persona } from './persona.ts';
 import { readAloud } from './read-aloud.ts';
+import { remind } from './remind.ts';
 import { reset } from './reset.ts';
 import { say } from './say.ts';
+import { schedule } from './schedule.ts';
 import { settings } from './settings.ts';
 import { skip } from './skip.ts';
 import { stop } from './stop.ts';
@@ -25,6 +27,8 @@ export const commands: readonly CommandDefinition[] = [
   transcribe,
   describe,
   summarize,
+  remind,
+  schedule,
   reset,
   settings,
   persona,

@@ -29,6 +29,8 @@ export interface CommandContextInput {
   options: ReadonlyMap<string, OptionValue>;
   displayName: string;
   isAdmin: boolean;
+  /** The user's IANA zone as Slack has it. */
+  timezone?: string;
   respond: RespondFn;
 }
 
@@ -45,7 +47,12 @@ export function slackCommandContext(rt: SlackRuntime, input: CommandContextInput
     channelId: invocation.channelId,
     ...(invocation.threadTs && { threadId: invocation.threadTs }),
     invocationId: invocation.triggerId,
-    user: { id: invocation.userId, displayName: input.displayName, isAdmin: input.isAdmin },
+    user: {
+      id: invocation.userId,
+      displayName: input.displayName,
+      isAdmin: input.isAdmin,
+      ...(input.timezone !== undefined && { timezone: input.timezone }),
+    },
     isDirect: invocation.isDirect,
     ...(input.subcommand !== undefined && { subcommand: input.subcommand }),
     options: input.options,

@@ -14,6 +14,7 @@ import { createAssistant } from './assistant.ts';
 import { registerCommandListeners } from './command-listeners.ts';
 import { registerInteractionListeners } from './interaction-listeners.ts';
 import { registerMessageListeners } from './message-listeners.ts';
+import { registerRemindShortcut } from './remind-shortcut.ts';
 import { registerShortcutListeners } from './shortcut-listeners.ts';
 import { registerSummaryListeners } from './summary-listeners.ts';
 import type { BucketLimit } from './rate-budget.ts';
@@ -129,6 +130,7 @@ export async function startSlack(options: StartSlackOptions): Promise<RunningSla
   registerInteractionListeners(app, rt);
   registerAppHome(app, rt);
   registerSummaryListeners(app, rt);
+  registerRemindShortcut(app, rt);
 
   if (connection.mode === 'socket') {
     hooks.health?.register('slack', async () => (connection.connected() ? { ok: true } : { ok: false, detail: 'Socket Mode reconnecting' }), {
