@@ -14,6 +14,7 @@ import { schedule } from './schedule.ts';
 import { settings } from './settings.ts';
 import { skip } from './skip.ts';
 import { stop } from './stop.ts';
+import { timezone } from './timezone.ts';
 import { summarize, summarizeFromHere } from './summarize.ts';
 import { transcribe } from './transcribe.ts';
 import { transcribeMessage } from './transcribe-message.ts';
@@ -29,6 +30,7 @@ export const commands: readonly CommandDefinition[] = [
   summarize,
   remind,
   schedule,
+  timezone,
   reset,
   settings,
   persona,
