@@ -154,7 +154,14 @@ function oneOff(said: string, { now, timezone }: { now: number; timezone: string
   } else {
     const hour = start.isCertain('hour') ? start.get('hour')! : DEFAULT_HOUR;
     const minute = start.isCertain('hour') ? (start.get('minute') ?? 0) : 0;
-    const wall = Date.UTC(start.get('year')!, start.get('month')! - 1, start.get('day')!, hour, minute, start.isCertain('hour') ? (start.get('second') ?? 0) : 0);
+    const wall = Date.UTC(
+      start.get('year')!,
+      start.get('month')! - 1,
+      start.get('day')!,
+      hour,
+      minute,
+      start.isCertain('hour') ? (start.get('second') ?? 0) : 0,
+    );
     at = instantOf(wall, timezone);
   }
   if (at <= now) throw new ScheduleError('That time has passed.', 'past');

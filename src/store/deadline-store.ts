@@ -1,6 +1,15 @@
 import type { Keyv } from 'keyv';
 import type { Logger } from '../log/logger.ts';
-import type { CounterIncrement, MessageListener, ScoredMember, Store, StoreKind, TokenBucketOptions, TokenBucketResult, Unsubscribe } from './store.ts';
+import type {
+  CounterIncrement,
+  MessageListener,
+  ScoredMember,
+  Store,
+  StoreKind,
+  TokenBucketOptions,
+  TokenBucketResult,
+  Unsubscribe,
+} from './store.ts';
 import { StoreUnavailableError } from './store-unavailable-error.ts';
 
 export interface DeadlineOptions {

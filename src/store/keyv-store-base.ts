@@ -1,5 +1,14 @@
 import type { Keyv } from 'keyv';
-import type { CounterIncrement, MessageListener, ScoredMember, Store, StoreKind, TokenBucketOptions, TokenBucketResult, Unsubscribe } from './store.ts';
+import type {
+  CounterIncrement,
+  MessageListener,
+  ScoredMember,
+  Store,
+  StoreKind,
+  TokenBucketOptions,
+  TokenBucketResult,
+  Unsubscribe,
+} from './store.ts';
 
 /** The key-value half of a Store, shared by every backend: plain delegation to Keyv. */
 export abstract class KeyvStoreBase implements Store {

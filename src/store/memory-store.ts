@@ -94,9 +94,9 @@ export class MemoryStore extends KeyvStoreBase {
 
   async sortedAdd(set: string, member: string, score: number): Promise<void> {
     checkScore(score);
-    let members = this.#sorted.get(set);
-    if (!members) this.#sorted.set(set, (members = new Map()));
+    const members = this.#sorted.get(set) ?? new Map<string, number>();
     members.set(member, score);
+    this.#sorted.set(set, members);
   }
 
   async sortedRemove(set: string, member: string): Promise<boolean> {

@@ -23,7 +23,17 @@ export class SqliteStore extends KeyvStoreBase {
   readonly #db: DatabaseSync;
   readonly #adapter: NodeSqliteKeyvAdapter;
   readonly #sql: Record<
-    'insertIfAbsent' | 'renew' | 'release' | 'readBucket' | 'writeBucket' | 'increment' | 'readCounter' | 'purge' | 'sortedAdd' | 'sortedRemove' | 'sortedUpTo',
+    | 'insertIfAbsent'
+    | 'renew'
+    | 'release'
+    | 'readBucket'
+    | 'writeBucket'
+    | 'increment'
+    | 'readCounter'
+    | 'purge'
+    | 'sortedAdd'
+    | 'sortedRemove'
+    | 'sortedUpTo',
     StatementSync
   >;
   #lastPurgeMs = 0;
@@ -75,7 +85,9 @@ export class SqliteStore extends KeyvStoreBase {
       ),
       readCounter: db.prepare(`SELECT num FROM herald_atomic WHERE key = ? AND ${live}`),
       purge: db.prepare('DELETE FROM herald_atomic WHERE expires IS NOT NULL AND expires <= ?'),
-      sortedAdd: db.prepare('INSERT INTO herald_sorted (name, member, score) VALUES (?, ?, ?) ON CONFLICT (name, member) DO UPDATE SET score = excluded.score'),
+      sortedAdd: db.prepare(
+        'INSERT INTO herald_sorted (name, member, score) VALUES (?, ?, ?) ON CONFLICT (name, member) DO UPDATE SET score = excluded.score',
+      ),
       sortedRemove: db.prepare('DELETE FROM herald_sorted WHERE name = ? AND member = ?'),
       sortedUpTo: db.prepare('SELECT member, score FROM herald_sorted WHERE name = ? AND score <= ? ORDER BY score, member LIMIT ?'),
     };

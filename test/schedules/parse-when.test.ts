@@ -71,7 +71,10 @@ describe('parseWhen', () => {
     const autumn = { now: at('2026-10-24T12:00:00Z'), timezone: BERLIN };
     expect(parseWhen('tomorrow 2:30', autumn)).toEqual({ type: 'once', at: at('2026-10-25T00:30:00Z') });
     // A duration is a duration across the change.
-    expect(parseWhen('in 20 minutes', { now: at('2026-03-29T00:50:00Z'), timezone: BERLIN })).toEqual({ type: 'once', at: at('2026-03-29T01:10:00Z') });
+    expect(parseWhen('in 20 minutes', { now: at('2026-03-29T00:50:00Z'), timezone: BERLIN })).toEqual({
+      type: 'once',
+      at: at('2026-03-29T01:10:00Z'),
+    });
 
     const daily = parseWhen('every day at 2:30', spring);
     expect(daily).toEqual({ type: 'recurring', pattern: '30 2 * * *', first: at('2026-03-29T01:00:00Z') });
