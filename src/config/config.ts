@@ -95,6 +95,12 @@ const schema = z.object({
   TOOLS_MODULE: z.string().min(1).optional(),
   WORKSPACE_HISTORY_PAGES: positiveInt.max(50).default(defaults.workspace.historyPages),
   WORKSPACE_CACHE_SECONDS: positiveInt.max(3600).default(defaults.workspace.cacheTtlSeconds),
+  SCHEDULE_GRACE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 60)
+    .default(defaults.schedules.graceMinutes),
   QUOTA_USER_PER_MINUTE: positiveInt.default(defaults.quotas.userRequestsPerMinute),
   QUOTA_GUILD_PER_MINUTE: positiveInt.default(defaults.quotas.guildRequestsPerMinute),
   QUOTA_USER_DAILY_TOKENS: positiveInt.default(defaults.quotas.userDailyTokens),
@@ -156,6 +162,8 @@ export interface Config {
   conversation: { historyTtlSeconds: number; contextTokens: number; maxToolRounds: number; toolsModule?: string };
   /** Reading a channel's history: pages of it one question may fetch, and how long a read is reused. */
   workspace: { historyPages: number; cacheTtlSeconds: number };
+  /** Scheduled runs: how late one missed while Herald was down may still run (later ones are skipped with a note). */
+  schedules: { graceMs: number };
   quotas: {
     userRequestsPerMinute: number;
     guildRequestsPerMinute: number;
@@ -261,6 +269,7 @@ export function loadConfig(env: Env, options: LoadOptions = {}): Config {
       toolsModule: e.TOOLS_MODULE,
     },
     workspace: { historyPages: e.WORKSPACE_HISTORY_PAGES, cacheTtlSeconds: e.WORKSPACE_CACHE_SECONDS },
+    schedules: { graceMs: e.SCHEDULE_GRACE_MINUTES * 60_000 },
     quotas: {
       userRequestsPerMinute: e.QUOTA_USER_PER_MINUTE,
       guildRequestsPerMinute: e.QUOTA_GUILD_PER_MINUTE,

@@ -1,0 +1,201 @@
+import type { Config } from '../config/config.ts';
+import type { ConversationEngine } from '../conversation/engine.ts';
+import type { IncomingMessage, ReplyStream } from '../conversation/types.ts';
+import { describeError } from '../errors.ts';
+import type { Logger } from '../log/logger.ts';
+import type { Store } from '../store/store.ts';
+import { MAX_SUMMARY_MESSAGES, summaryTask } from '../workspace/summarize.ts';
+import type { WorkspaceHistory } from '../workspace/workspace-history.ts';
+import { OccurrenceLease } from './occurrence-lease.ts';
+import { nextOccurrence } from './parse-when.ts';
+import type { Schedule } from './schedule.ts';
+import type { ScheduleDelivery } from './schedule-delivery.ts';
+import { ScheduleError } from './schedule-error.ts';
+import { failedNote, interruptedNote, pausedNote, skippedNote } from './schedule-notes.ts';
+import type { ScheduleRecords } from './schedule-records.ts';
+import { openScheduledReply } from './scheduled-reply.ts';
+
+/** A schedule that fails this many runs in a row is paused. */
+export const SCHEDULE_MAX_FAILURES = 3;
+/** How long an occurrence's outcome is remembered, so that no instance runs it again. */
+const OUTCOME_TTL_MS = 7 * 24 * 3_600_000;
+/** The first run of a summary reads this far back. */
+const FIRST_SUMMARY_MS = 24 * 3_600_000;
+
+export interface RunnerDeps {
+  store: Store;
+  records: ScheduleRecords;
+  engine: ConversationEngine;
+  config: Pick<Config, 'conversation' | 'timezone'>;
+  logger: Logger;
+  now: () => number;
+  /** How long a claim on an occurrence lasts unless renewed. */
+  leaseMs: number;
+  /** How late an occurrence may still run (after Herald was down); later ones are skipped with a note. */
+  graceMs: number;
+  /** The delivery of a platform this instance is connected to. */
+  deliveryFor: (platform: string) => ScheduleDelivery | undefined;
+}
+
+/**
+ * What became of one occurrence on this instance: run; held by another instance; not due then any more; stopped
+ * before its end (left for the next instance); or of a platform this instance is not connected to.
+ */
+export type RunResult = 'ran' | 'held' | 'stale' | 'lost' | 'elsewhere';
+
+type Outcome = { kind: 'ok' } | { kind: 'failed'; reason: string } | { kind: 'skipped' } | { kind: 'interrupted' };
+
+/**
+ * Runs occurrences of schedules, each once across every instance sharing the store: an occurrence (schedule id and
+ * due time) is claimed with a renewed lease, its outcome is remembered before the claim is freed, and the schedule
+ * then moves on to its next occurrence. A run posts through its platform's delivery with the occurrence as its
+ * idempotency key; where the platform cannot dedupe posts, a run found begun by an instance that died is reported to
+ * its creator instead of posted again.
+ */
+export class ScheduleRunner {
+  readonly #deps: RunnerDeps;
+
+  constructor(deps: RunnerDeps) {
+    this.#deps = deps;
+  }
+
+  /** Runs the occurrence of schedule `id` due at `dueAt`, unless it is not due then any more or another instance has it. */
+  async runOccurrence(id: string, dueAt: number, signal: AbortSignal): Promise<RunResult> {
+    const { store, records, leaseMs, logger } = this.#deps;
+    const schedule = await records.get(id);
+    if (!schedule) {
+      await records.forgetDue(id);
+      return 'stale';
+    }
+    if (schedule.state !== 'active' || schedule.nextRunAt !== dueAt) return 'stale';
+    const delivery = this.#deps.deliveryFor(schedule.platform);
+    if (!delivery) return 'elsewhere';
+    const occurrence = `${id}:${dueAt}`;
+    if (await store.get(outcomeKey(occurrence))) {
+      await this.#moveOn(schedule, dueAt, { kind: 'ok' });
+      return 'stale';
+    }
+    const claim = `schedule-claim:${occurrence}`;
+    const token = await store.acquireLock(claim, leaseMs);
+    if (token === null) return 'held';
+    const lease = new OccurrenceLease(store, claim, token, leaseMs, { logger, signal });
+    try {
+      // Another instance may have finished it between the first look and the claim.
+      if (await store.get(outcomeKey(occurrence))) {
+        await this.#moveOn(schedule, dueAt, { kind: 'ok' });
+        return 'stale';
+      }
+      const outcome = await this.#perform(schedule, dueAt, occurrence, delivery, lease.signal);
+      // Stopped (shutdown) or taken over: the occurrence stays for whoever runs it next, with the same key.
+      if (lease.signal.aborted) return 'lost';
+      await store.set(outcomeKey(occurrence), outcome.kind, OUTCOME_TTL_MS);
+      await this.#moveOn(schedule, dueAt, outcome, delivery);
+      return 'ran';
+    } finally {
+      await lease.end(logger);
+    }
+  }
+
+  /** Runs a schedule once now, outside its timetable; a failure is told to its creator, the timetable stays. */
+  async runNow(schedule: Schedule, signal: AbortSignal): Promise<void> {
+    const delivery = this.#deps.deliveryFor(schedule.platform);
+    if (!delivery) throw new ScheduleError('I cannot run it from here right now; try again shortly.', 'unavailable');
+    const now = this.#deps.now();
+    const outcome = await this.#perform(schedule, now, `${schedule.id}:now:${now}`, delivery, signal);
+    if (outcome.kind === 'failed') await this.#notify(delivery, schedule, failedNote(schedule, now, outcome.reason));
+  }
+
+  async #perform(schedule: Schedule, dueAt: number, occurrence: string, delivery: ScheduleDelivery, signal: AbortSignal): Promise<Outcome> {
+    const { store, graceMs, now, logger } = this.#deps;
+    if (now() - dueAt > graceMs) return { kind: 'skipped' };
+    try {
+      const access = await delivery.mayRun(schedule, signal);
+      if (!access.allowed) return { kind: 'failed', reason: access.reason };
+      const options = { idempotencyKey: occurrence, signal };
+      const started = await store.setIfAbsent(`schedule-attempt:${occurrence}`, String(now()), OUTCOME_TTL_MS);
+      if (!started && !delivery.idempotentPosts) return { kind: 'interrupted' };
+      if (schedule.kind === 'reminder') {
+        await delivery.post(schedule, { type: 'reminder', text: schedule.text }, options);
+        return { kind: 'ok' };
+      }
+      const reply = await openScheduledReply(this.#reply(schedule, dueAt, occurrence, access.workspace, signal));
+      try {
+        if (reply.stream) await delivery.post(schedule, { type: 'reply', stream: reply.stream }, options);
+      } finally {
+        await reply.close();
+      }
+      if (reply.error) return { kind: 'failed', reason: reply.error.message };
+      return reply.stream ? { kind: 'ok' } : { kind: 'failed', reason: 'The answer came back empty.' };
+    } catch (error) {
+      if (signal.aborted) return { kind: 'failed', reason: 'The run was stopped.' };
+      logger.warn({ err: error, schedule: schedule.id, platform: schedule.platform }, 'schedule run failed');
+      return { kind: 'failed', reason: describeError(error).message };
+    }
+  }
+
+  /** The engine's reply for a prompt or summary, charged to the creator, in the schedule's own conversation. */
+  #reply(schedule: Schedule, dueAt: number, occurrence: string, workspace: WorkspaceHistory | undefined, signal: AbortSignal): ReplyStream {
+    const { engine, config } = this.#deps;
+    const direct = schedule.target.type === 'direct';
+    const message: IncomingMessage = {
+      platform: schedule.platform,
+      ...(schedule.workspaceId !== undefined && { workspaceId: schedule.workspaceId }),
+      channelId: schedule.target.type === 'channel' ? schedule.target.channelId : `direct:${schedule.creator.id}`,
+      threadId: `schedule:${schedule.id}`,
+      messageId: `schedule:${occurrence}`,
+      author: { id: schedule.creator.id, displayName: schedule.creator.displayName },
+      text: schedule.text,
+      isDirect: direct,
+    };
+    if (schedule.kind === 'prompt') return engine.handle(message, { signal, ...(workspace && { workspace }) });
+    const source = schedule.source ?? (schedule.target.type === 'channel' ? schedule.target : undefined);
+    if (!workspace || !source) {
+      return engine.runTask(message, async ({ emit }) => emit({ type: 'error', code: 'refused', message: 'I cannot read the history there.' }), {
+        signal,
+      });
+    }
+    const range = {
+      channelId: source.channelId,
+      ...(source.threadId !== undefined && { threadId: source.threadId }),
+      since: schedule.lastRunAt ?? dueAt - FIRST_SUMMARY_MS,
+      limit: MAX_SUMMARY_MESSAGES,
+    };
+    return engine.runTask(message, summaryTask({ history: workspace, range }, config), { signal });
+  }
+
+  /** Records an occurrence's outcome: a one-shot is done, a repetition moves to its next time; tells the creator what they need to know. */
+  async #moveOn(schedule: Schedule, dueAt: number, outcome: Outcome, delivery?: ScheduleDelivery): Promise<void> {
+    const { records, now } = this.#deps;
+    let failures = 0;
+    let next: number | null = null;
+    const kept = await records.update(schedule.id, (current) => {
+      if (current.nextRunAt !== dueAt) return current;
+      failures = outcome.kind === 'failed' ? current.failures + 1 : outcome.kind === 'ok' ? 0 : current.failures;
+      if (current.timing.type === 'once') return null;
+      next = nextOccurrence(current.timing.pattern, current.timezone, Math.max(dueAt, now()));
+      if (next === null) return null;
+      const paused = failures >= SCHEDULE_MAX_FAILURES;
+      return { ...current, lastRunAt: dueAt, failures, nextRunAt: next, state: paused ? 'paused' : current.state };
+    });
+    if (!delivery) return;
+    if (outcome.kind === 'skipped') await this.#notify(delivery, schedule, skippedNote(schedule, dueAt, next));
+    else if (outcome.kind === 'interrupted') await this.#notify(delivery, schedule, interruptedNote(schedule, dueAt));
+    else if (outcome.kind === 'failed') {
+      if (kept?.state === 'paused' && failures >= SCHEDULE_MAX_FAILURES)
+        await this.#notify(delivery, schedule, pausedNote(schedule, failures, outcome.reason));
+      else if (failures <= 1) await this.#notify(delivery, schedule, failedNote(schedule, dueAt, outcome.reason));
+    }
+  }
+
+  async #notify(delivery: ScheduleDelivery, schedule: Schedule, text: string): Promise<void> {
+    await delivery
+      .notify(schedule, text)
+      .catch((error: unknown) =>
+        this.#deps.logger.warn({ err: error, schedule: schedule.id, platform: schedule.platform }, 'telling a schedule’s creator failed'),
+      );
+  }
+}
+
+function outcomeKey(occurrence: string): string {
+  return `schedule-outcome:${occurrence}`;
+}
