@@ -61,6 +61,8 @@ export async function runBots(config: Config, logger: Logger): Promise<void> {
     const hooks = { metrics, health, shutdown: coordinator, mount: ops.mount.bind(ops) };
     const started = await startPlatforms(configuredPlatforms(core, logger), hooks, coordinator);
     platforms = started.map((platform) => platform.description);
+    await core.scheduler.start();
+    coordinator.register('stop-intake', 'schedules', () => core.scheduler.stop());
   } catch (error) {
     await coordinator.shutdown('startup failed');
     throw error;

@@ -65,7 +65,8 @@ export class DiscordScheduleDelivery implements ScheduleDelivery {
       };
     }
     const channelId = schedule.target.threadId ?? schedule.target.channelId;
-    const channel = await client.channels.fetch(channelId).catch(() => null);
+    // Fetched afresh, as is the creator: permissions may have changed since the schedule was set.
+    const channel = await client.channels.fetch(channelId, { force: true }).catch(() => null);
     if (!channel?.isTextBased() || !channel.isSendable()) return { allowed: false, reason: 'I can no longer see the channel it posts in.' };
     if (!channel.isDMBased()) {
       const refusal = await this.#refusal(channel, askerId);
@@ -105,7 +106,7 @@ export class DiscordScheduleDelivery implements ScheduleDelivery {
   /** Why the creator's run may not go ahead in this server channel, or undefined when it may. */
   async #refusal(channel: GuildBasedChannel, askerId: string): Promise<string | undefined> {
     const { client, core } = this.#deps;
-    const member = await channel.guild.members.fetch(askerId).catch(() => undefined);
+    const member = await channel.guild.members.fetch({ user: askerId, force: true }).catch(() => undefined);
     if (!member) return `you are no longer a member of ${channel.guild.name}`;
     const thread = THREADS.has(channel.type);
     const send = thread ? PermissionFlagsBits.SendMessagesInThreads : PermissionFlagsBits.SendMessages;

@@ -15,6 +15,7 @@ import { registerCommandListeners } from './command-listeners.ts';
 import { registerInteractionListeners } from './interaction-listeners.ts';
 import { registerMessageListeners } from './message-listeners.ts';
 import { registerRemindShortcut } from './remind-shortcut.ts';
+import { SlackScheduleDelivery } from './schedule-delivery.ts';
 import { registerShortcutListeners } from './shortcut-listeners.ts';
 import { registerSummaryListeners } from './summary-listeners.ts';
 import type { BucketLimit } from './rate-budget.ts';
@@ -139,6 +140,7 @@ export async function startSlack(options: StartSlackOptions): Promise<RunningSla
   }
   const port = await connection.start();
   logger.info({ mode: connection.mode, team: identity.teamId, bot: identity.botUserId, ...(port !== undefined && { port }) }, 'Slack connected');
+  const detachSchedules = core.scheduler.attach(new SlackScheduleDelivery(rt));
   let stopping: Promise<void> | undefined;
   return {
     app,
@@ -147,6 +149,7 @@ export async function startSlack(options: StartSlackOptions): Promise<RunningSla
     stopIntake: () => connection.stopIntake(),
     stop: () =>
       (stopping ??= (async () => {
+        detachSchedules();
         await connection.stop();
         await work.stop();
       })()),
