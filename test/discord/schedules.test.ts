@@ -96,6 +96,20 @@ describe('discord: reminders and schedules', () => {
     expect(await schedules()).toEqual([]);
   });
 
+  it('/timezone sets the zone a member’s times are read in, refusing names that are not IANA zones', async () => {
+    const { bob } = h.fake.users;
+    expect(answer(await run('timezone', { zone: 'Mars/Olympus' }, { userId: bob.id })).content).toMatch(/^⚠️ "Mars\/Olympus" is not a time zone/);
+    expect(answer(await run('timezone', { zone: 'europe/berlin' }, { userId: bob.id })).content).toMatch(/^Your time zone is Europe\/Berlin \(your own choice\)/);
+    const set = await run('remind', { when: 'tomorrow 9am', what: 'coffee' }, { userId: bob.id });
+    const [reminder] = await schedules();
+    expect(reminder).toMatchObject({ timezone: 'Europe/Berlin', creator: { id: bob.id } });
+    const hour = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', minute: '2-digit' }).format(reminder!.nextRunAt!);
+    expect(hour).toBe('09:00');
+    expect(answer(set).content).toMatch(/09:00 CET, here\./);
+    expect(answer(await run('timezone', { zone: 'clear' }, { userId: bob.id })).content).toBe('Cleared: times you give me are read in UTC again.');
+    await run('schedule', { id: reminder!.id }, { subcommand: 'delete', userId: bob.id });
+  });
+
   it('a scheduled summary of a channel arrives with its citations; a run whose creator can no longer post is not posted', async () => {
     const { alice, bob } = h.fake.users;
     const lines = ['The build is green again.', 'Release notes are drafted.', 'We ship on Friday.'];
