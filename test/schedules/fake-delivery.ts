@@ -23,10 +23,10 @@ export class FakeDelivery implements ScheduleDelivery {
   readonly attempts: string[] = [];
   /** What mayRun answers; allowed by default. */
   access: (schedule: Schedule) => RunAccess = () => ({ allowed: true });
-  /** When set, a post starts and then never ends until its signal aborts (a crash mid-post). */
-  hangPosts = false;
-  /** Runs once a post is made, before the scheduler hears of it (an instance dying right after posting). */
-  afterPost: (() => Promise<void>) | undefined;
+  /** When set, the next post starts and then never ends until its signal aborts (a crash mid-post). */
+  hangNextPost = false;
+  /** Runs once, after the next post is made and before the scheduler hears of it (an instance dying right after posting). */
+  afterNextPost: (() => Promise<void>) | undefined;
   #waiters: Array<{ count: () => number; target: number; resolve: () => void }> = [];
   #started: Array<() => void> = [];
 
@@ -43,7 +43,8 @@ export class FakeDelivery implements ScheduleDelivery {
   async post(schedule: Schedule, post: ScheduledPost, options: PostOptions): Promise<void> {
     this.attempts.push(options.idempotencyKey);
     for (const resolve of this.#started.splice(0)) resolve();
-    if (this.hangPosts) {
+    if (this.hangNextPost) {
+      this.hangNextPost = false;
       await new Promise<never>((_resolve, reject) => options.signal.addEventListener('abort', () => reject(options.signal.reason), { once: true }));
     }
     const reply = post.type === 'reply' ? await collectReply(post.stream) : undefined;
@@ -55,7 +56,9 @@ export class FakeDelivery implements ScheduleDelivery {
       ...(reply && { reply }),
     });
     this.#check();
-    await this.afterPost?.();
+    const after = this.afterNextPost;
+    this.afterNextPost = undefined;
+    await after?.();
   }
 
   async notify(schedule: Schedule, text: string): Promise<void> {
