@@ -98,14 +98,22 @@ export class Scheduler {
     this.wake();
   }
 
-  /** Stops the loop and the runs in progress (they stay due, for the next instance to run with the same key). */
-  async stop(): Promise<void> {
+  /**
+   * Stops the loop. Runs in progress may finish until `signal` aborts (a shutdown's bound; without one they are
+   * stopped at once); those stopped stay due, for the next instance to run with the same key.
+   */
+  async stop(options: { signal?: AbortSignal } = {}): Promise<void> {
     this.#started = false;
     clearTimeout(this.#timer);
-    this.#stopping.abort(new Error('the scheduler stopped'));
-    await Promise.allSettled(this.#running.values());
     await this.#unsubscribe?.().catch(() => {});
     this.#unsubscribe = undefined;
+    const { signal } = options;
+    if (signal && !signal.aborted && this.#running.size > 0) {
+      const bound = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+      await Promise.race([Promise.allSettled(this.#running.values()), bound]);
+    }
+    this.#stopping.abort(new Error('the scheduler stopped'));
+    await Promise.allSettled(this.#running.values());
   }
 
   /** Runs every occurrence due by now whose platform is attached here; resolves once those runs are over. */

@@ -23,8 +23,7 @@ export class FakeDelivery implements ScheduleDelivery {
   readonly attempts: string[] = [];
   /** What mayRun answers; allowed by default. */
   access: (schedule: Schedule) => RunAccess = () => ({ allowed: true });
-  /** When set, the next post starts and then never ends until its signal aborts (a crash mid-post). */
-  hangNextPost = false;
+  #held: Promise<void> | undefined;
   /** Runs once, after the next post is made and before the scheduler hears of it (an instance dying right after posting). */
   afterNextPost: (() => Promise<void>) | undefined;
   #waiters: Array<{ count: () => number; target: number; resolve: () => void }> = [];
@@ -43,9 +42,13 @@ export class FakeDelivery implements ScheduleDelivery {
   async post(schedule: Schedule, post: ScheduledPost, options: PostOptions): Promise<void> {
     this.attempts.push(options.idempotencyKey);
     for (const resolve of this.#started.splice(0)) resolve();
-    if (this.hangNextPost) {
-      this.hangNextPost = false;
-      await new Promise<never>((_resolve, reject) => options.signal.addEventListener('abort', () => reject(options.signal.reason), { once: true }));
+    const held = this.#held;
+    this.#held = undefined;
+    if (held) {
+      await Promise.race([
+        held,
+        new Promise<never>((_resolve, reject) => options.signal.addEventListener('abort', () => reject(options.signal.reason), { once: true })),
+      ]);
     }
     const reply = post.type === 'reply' ? await collectReply(post.stream) : undefined;
     if (this.idempotentPosts && this.posts.some((p) => p.idempotencyKey === options.idempotencyKey)) return;
@@ -64,6 +67,16 @@ export class FakeDelivery implements ScheduleDelivery {
   async notify(schedule: Schedule, text: string): Promise<void> {
     this.notes.push({ scheduleId: schedule.id, userId: schedule.creator.id, text });
     this.#check();
+  }
+
+  /**
+   * Holds the next post once begun, until the function returned is called or the post's signal aborts (a run cut
+   * off mid-post, when never called).
+   */
+  holdNextPost(): () => void {
+    let release!: () => void;
+    this.#held = new Promise((resolve) => (release = resolve));
+    return release;
   }
 
   /** Resolves once a post has begun. */

@@ -61,7 +61,13 @@ describe.skipIf(!redisServerInstalled)('two schedulers on one Redis', () => {
       const real = await RedisStore.connect(`redis://127.0.0.1:${port}/${database}`);
       const { store, crash } = crashable(real);
       const runs: Array<{ scheduleId: string; result: RunResult }> = [];
-      let waiting: { result: RunResult; resolve: () => void } | undefined;
+      const waiting: Array<{ result: RunResult; count: number; resolve: () => void }> = [];
+      const settle = () => {
+        for (const w of waiting.splice(0)) {
+          if (runs.filter((r) => r.result === w.result).length >= w.count) w.resolve();
+          else waiting.push(w);
+        }
+      };
       const engine = new ConversationEngine({ config, logger: silentLogger, store, chat: fakeChat([]).chat });
       const scheduler = new Scheduler({
         store,
@@ -72,14 +78,18 @@ describe.skipIf(!redisServerInstalled)('two schedulers on one Redis', () => {
         leaseMs: LEASE_MS,
         onRun: (run) => {
           runs.push(run);
-          if (waiting?.result === run.result) waiting.resolve();
+          settle();
         },
       });
       scheduler.attach(platform);
       opened.push({ scheduler, store: real });
-      /** Resolves at this instance's next occurrence with that result. */
-      const next = (result: RunResult) => new Promise<void>((resolve) => (waiting = { result, resolve }));
-      return { crash, scheduler, runs, next };
+      /** Resolves once this instance has had `count` occurrences with that result. */
+      const until = (result: RunResult, count = 1) =>
+        new Promise<void>((resolve) => {
+          waiting.push({ result, count, resolve });
+          settle();
+        });
+      return { crash, scheduler, runs, until };
     };
     return { clock, a: await make(), b: await make() };
   }
@@ -115,6 +125,26 @@ describe.skipIf(!redisServerInstalled)('two schedulers on one Redis', () => {
     ]);
   });
 
+  it('a run longer than its lease keeps its claim: the other instance waits', async () => {
+    const platform = new FakeDelivery();
+    const { clock, a, b } = await pair(platform);
+    const made = await reminder(a.scheduler, 'in 20 minutes', 'slow');
+    const release = platform.holdNextPost();
+    clock.now = made.nextRunAt!;
+    const started = platform.postStarted();
+    const running = a.scheduler.tick();
+    await started;
+    await b.scheduler.start();
+    // B looks again every half lease: four refusals span more than a whole lease.
+    await b.until('held', 4);
+    release();
+    await running;
+    expect(a.runs.map((r) => r.result)).toEqual(['ran']);
+    expect(b.runs.every((r) => r.result === 'held')).toBe(true);
+    expect(platform.attempts).toEqual([`${made.id}:${made.nextRunAt}`]);
+    expect(platform.posts.map((p) => p.text)).toEqual(['slow']);
+  });
+
   it('an instance that dies after posting leaves the run to the other, which posts with the same key: shown once', async () => {
     const platform = new FakeDelivery();
     const { clock, a, b } = await pair(platform);
@@ -124,9 +154,8 @@ describe.skipIf(!redisServerInstalled)('two schedulers on one Redis', () => {
     await a.scheduler.tick();
     expect(a.runs).toEqual([]);
 
-    const ran = b.next('ran');
     await b.scheduler.start();
-    await ran;
+    await b.until('ran');
     const key = `${made.id}:${made.nextRunAt}`;
     expect(platform.attempts).toEqual([key, key]);
     expect(platform.posts.map((p) => p.text)).toEqual(['post me once']);
@@ -138,17 +167,15 @@ describe.skipIf(!redisServerInstalled)('two schedulers on one Redis', () => {
     const platform = new FakeDelivery('test', { idempotentPosts: false });
     const { clock, a, b } = await pair(platform);
     const made = await reminder(a.scheduler, 'in 20 minutes', 'half posted');
-    platform.hangNextPost = true;
+    platform.holdNextPost();
     clock.now = made.nextRunAt!;
     const started = platform.postStarted();
-    const lost = a.next('lost');
     void a.scheduler.tick();
     await started;
     a.crash();
 
-    const ran = b.next('ran');
     await b.scheduler.start();
-    await Promise.all([ran, lost]);
+    await Promise.all([b.until('ran'), a.until('lost')]);
     expect(platform.attempts).toEqual([`${made.id}:${made.nextRunAt}`]);
     expect(platform.posts).toEqual([]);
     expect(platform.notes).toEqual([
