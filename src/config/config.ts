@@ -107,7 +107,8 @@ const schema = z.object({
   QUOTA_GUILD_DAILY_TOKENS: positiveInt.default(defaults.quotas.guildDailyTokens),
 });
 
-function isTimeZone(zone: string): boolean {
+/** Whether `zone` is an IANA time zone this runtime knows ("Europe/Berlin"). */
+export function isTimeZone(zone: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: zone });
     return true;

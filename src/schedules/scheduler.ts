@@ -20,6 +20,8 @@ export interface SchedulerDeps {
   leaseMs?: number;
   /** The longest the loop sleeps before looking at the due index again, whatever it expects (default 30 s). */
   pollMs?: number;
+  /** Told what became of every occurrence this instance took up (metrics, tests). */
+  onRun?: (run: { scheduleId: string; dueAt: number; result: RunResult }) => void;
 }
 
 /** Runs at once on one instance, at most. */
@@ -44,7 +46,7 @@ export class Scheduler {
   readonly #records: ScheduleRecords;
   readonly #runner: ScheduleRunner;
   readonly #deliveries = new Map<string, ScheduleDelivery>();
-  readonly #running = new Map<string, Promise<void>>();
+  readonly #running = new Map<string, Promise<RunResult | undefined>>();
   #stopping = new AbortController();
   #started = false;
   #timer: NodeJS.Timeout | undefined;
@@ -96,19 +98,32 @@ export class Scheduler {
     this.wake();
   }
 
-  /** Stops the loop and the runs in progress (they stay due, for the next instance to run with the same key). */
-  async stop(): Promise<void> {
+  /**
+   * Stops the loop. Runs in progress may finish until `signal` aborts (a shutdown's bound; without one they are
+   * stopped at once); those stopped stay due, for the next instance to run with the same key.
+   */
+  async stop(options: { signal?: AbortSignal } = {}): Promise<void> {
     this.#started = false;
     clearTimeout(this.#timer);
-    this.#stopping.abort(new Error('the scheduler stopped'));
-    await Promise.allSettled(this.#running.values());
     await this.#unsubscribe?.().catch(() => {});
     this.#unsubscribe = undefined;
+    const { signal } = options;
+    if (signal && !signal.aborted && this.#running.size > 0) {
+      const bound = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+      await Promise.race([Promise.allSettled(this.#running.values()), bound]);
+    }
+    this.#stopping.abort(new Error('the scheduler stopped'));
+    await Promise.allSettled(this.#running.values());
   }
 
   /** Runs every occurrence due by now whose platform is attached here; resolves once those runs are over. */
   async tick(): Promise<void> {
-    await Promise.all(await this.#startDue());
+    for (;;) {
+      const { runs, more } = await this.#startDue();
+      const results = await Promise.all(runs);
+      // Another round only while this one was cut at MAX_RUNNING and did something (not all held elsewhere).
+      if (!more || results.every((result) => result === 'held')) return;
+    }
   }
 
   /** Looks at the due index now (a schedule was added or resumed here or elsewhere, a run ended). */
@@ -127,7 +142,7 @@ export class Scheduler {
     this.#looking = true;
     let delayMs = this.#pollMs;
     try {
-      for (const run of await this.#startDue()) void run.finally(() => this.wake());
+      for (const run of (await this.#startDue()).runs) void run.finally(() => this.wake());
       delayMs = await this.#untilNext();
     } catch (error) {
       this.#deps.logger.warn({ err: error }, 'looking for due schedules failed');
@@ -154,25 +169,29 @@ export class Scheduler {
     return Math.min(this.#pollMs, wait > 0 ? wait : Math.max(1, Math.floor(this.#leaseMs / 2)));
   }
 
-  async #startDue(): Promise<Promise<void>[]> {
+  /** Starts the due occurrences not running here yet, up to MAX_RUNNING at once; `more` when some had to wait. */
+  async #startDue(): Promise<{ runs: Promise<RunResult | undefined>[]; more: boolean }> {
     const due = await this.#records.dueBy(this.#now(), BATCH);
-    const runs: Promise<void>[] = [];
+    const runs: Promise<RunResult | undefined>[] = [];
     for (const { id, dueAt } of due) {
-      if (this.#running.size >= MAX_RUNNING) break;
       if (this.#running.has(id)) continue;
+      if (this.#running.size >= MAX_RUNNING) return { runs, more: true };
       const run = this.#run(id, dueAt).finally(() => this.#running.delete(id));
       this.#running.set(id, run);
       runs.push(run);
     }
-    return runs;
+    return { runs, more: due.length === BATCH };
   }
 
-  async #run(id: string, dueAt: number): Promise<void> {
+  async #run(id: string, dueAt: number): Promise<RunResult | undefined> {
     try {
-      const result: RunResult = await this.#runner.runOccurrence(id, dueAt, this.#stopping.signal);
+      const result = await this.#runner.runOccurrence(id, dueAt, this.#stopping.signal);
       this.#deps.logger.debug({ schedule: id, dueAt, result }, 'schedule occurrence');
+      this.#deps.onRun?.({ scheduleId: id, dueAt, result });
+      return result;
     } catch (error) {
       this.#deps.logger.error({ err: error, schedule: id }, 'a schedule run failed');
+      return undefined;
     }
   }
 

@@ -1,22 +1,15 @@
+import { isTimeZone } from '../config/config.ts';
 import type { Store } from '../store/store.ts';
 import { ScheduleError } from './schedule-error.ts';
 
-/** Whether `zone` is an IANA time zone this runtime knows ("Europe/Berlin"). */
-export function isTimeZone(zone: string): boolean {
-  if (zone.length > 64) return false;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** Longest zone name read (the longest IANA name is about 30 characters). */
+const MAX_ZONE_CHARS = 64;
 
 /** The canonical spelling of a zone a user typed ("europe/berlin" → "Europe/Berlin"); ScheduleError when unknown. */
 export function canonicalZone(zone: string): string {
   const trimmed = zone.trim();
-  if (!isTimeZone(trimmed)) {
-    throw new ScheduleError(`"${trimmed.slice(0, 64)}" is not a time zone I know: use a name like Europe/Berlin or America/New_York.`, 'bad_zone');
+  if (trimmed.length > MAX_ZONE_CHARS || !isTimeZone(trimmed)) {
+    throw new ScheduleError(`"${trimmed.slice(0, MAX_ZONE_CHARS)}" is not a time zone I know: use a name like Europe/Berlin or America/New_York.`, 'bad_zone');
   }
   return new Intl.DateTimeFormat('en-US', { timeZone: trimmed }).resolvedOptions().timeZone;
 }
@@ -46,7 +39,7 @@ export class UserTimezones {
   async resolve(subject: ZoneSubject): Promise<string> {
     const own = await this.#store.get<string>(userKey(subject.platform, subject.userId));
     if (own) return own;
-    if (subject.platformZone && isTimeZone(subject.platformZone)) return subject.platformZone;
+    if (subject.platformZone && subject.platformZone.length <= MAX_ZONE_CHARS && isTimeZone(subject.platformZone)) return subject.platformZone;
     if (subject.workspaceId !== undefined) {
       const workspace = await this.#store.get<string>(workspaceKey(subject.platform, subject.workspaceId));
       if (workspace) return workspace;

@@ -23,10 +23,9 @@ export class FakeDelivery implements ScheduleDelivery {
   readonly attempts: string[] = [];
   /** What mayRun answers; allowed by default. */
   access: (schedule: Schedule) => RunAccess = () => ({ allowed: true });
-  /** When set, a post starts and then never ends until its signal aborts (a crash mid-post). */
-  hangPosts = false;
-  /** Runs once a post is made, before the scheduler hears of it (an instance dying right after posting). */
-  afterPost: (() => Promise<void>) | undefined;
+  #held: Promise<void> | undefined;
+  /** Runs once, after the next post is made and before the scheduler hears of it (an instance dying right after posting). */
+  afterNextPost: (() => Promise<void>) | undefined;
   #waiters: Array<{ count: () => number; target: number; resolve: () => void }> = [];
   #started: Array<() => void> = [];
 
@@ -43,8 +42,13 @@ export class FakeDelivery implements ScheduleDelivery {
   async post(schedule: Schedule, post: ScheduledPost, options: PostOptions): Promise<void> {
     this.attempts.push(options.idempotencyKey);
     for (const resolve of this.#started.splice(0)) resolve();
-    if (this.hangPosts) {
-      await new Promise<never>((_resolve, reject) => options.signal.addEventListener('abort', () => reject(options.signal.reason), { once: true }));
+    const held = this.#held;
+    this.#held = undefined;
+    if (held) {
+      await Promise.race([
+        held,
+        new Promise<never>((_resolve, reject) => options.signal.addEventListener('abort', () => reject(options.signal.reason), { once: true })),
+      ]);
     }
     const reply = post.type === 'reply' ? await collectReply(post.stream) : undefined;
     if (this.idempotentPosts && this.posts.some((p) => p.idempotencyKey === options.idempotencyKey)) return;
@@ -55,12 +59,24 @@ export class FakeDelivery implements ScheduleDelivery {
       ...(reply && { reply }),
     });
     this.#check();
-    await this.afterPost?.();
+    const after = this.afterNextPost;
+    this.afterNextPost = undefined;
+    await after?.();
   }
 
   async notify(schedule: Schedule, text: string): Promise<void> {
     this.notes.push({ scheduleId: schedule.id, userId: schedule.creator.id, text });
     this.#check();
+  }
+
+  /**
+   * Holds the next post once begun, until the function returned is called or the post's signal aborts (a run cut
+   * off mid-post, when never called).
+   */
+  holdNextPost(): () => void {
+    let release!: () => void;
+    this.#held = new Promise((resolve) => (release = resolve));
+    return release;
   }
 
   /** Resolves once a post has begun. */

@@ -26,11 +26,15 @@ afterEach(async () => {
 /** One instance: a scheduler on a memory store, a clock the test moves, an engine answering from a script. */
 function instance(options: { start?: string; script?: ScriptedAnswer[] | ((input: ChatInput, n: number) => ScriptedAnswer) } = {}) {
   const clock = { now: at(options.start ?? '2026-11-26T16:30:00Z') };
+  return instanceOn(() => clock.now, clock, options);
+}
+
+function instanceOn<C>(now: () => number, clock: C, options: { script?: ScriptedAnswer[] | ((input: ChatInput, n: number) => ScriptedAnswer) } = {}) {
   const store = new MemoryStore();
   const config = testConfig();
   const chat = fakeChat(options.script ?? [{ text: 'scripted answer' }]);
-  const engine = new ConversationEngine({ config, logger: silentLogger, store, chat: chat.chat, now: () => new Date(clock.now) });
-  const scheduler = new Scheduler({ store, engine, config, logger: silentLogger, now: () => clock.now });
+  const engine = new ConversationEngine({ config, logger: silentLogger, store, chat: chat.chat, now: () => new Date(now()) });
+  const scheduler = new Scheduler({ store, engine, config, logger: silentLogger, now });
   const delivery = new FakeDelivery();
   scheduler.attach(delivery);
   opened.push({ scheduler, store });
@@ -212,5 +216,28 @@ describe('Scheduler', () => {
     expect(delivery.posts.at(-1)).toMatchObject({ text: 'now please', idempotencyKey: expect.stringContaining(':now:') });
     await expect(create({ when: 'yesterday 9am' })).rejects.toMatchObject({ code: 'past', message: 'That time has passed.' });
     await expect(create({ when: 'tomorrow', timezone: 'Mars/Olympus' })).rejects.toMatchObject({ code: 'bad_zone' });
+  });
+
+  it('started, sleeps until the next occurrence, and on stop lets a run in progress finish within the bound', async () => {
+    // Real time, shifted so that a reminder set for 20 minutes from now is due in a moment.
+    const shift = { ms: 0 };
+    const { scheduler, delivery, create } = instanceOn(() => Date.now() + shift.ms, shift);
+    const first = await create({ when: 'in 20 minutes', text: 'first' });
+    await create({ when: 'in 21 minutes', text: 'second' });
+    shift.ms = first.nextRunAt! - 30 - Date.now();
+    await scheduler.start();
+    await delivery.posted(1);
+    expect(delivery.posts.map((p) => p.text)).toEqual(['first']);
+
+    const release = delivery.holdNextPost();
+    const started = delivery.postStarted();
+    shift.ms += MINUTE;
+    scheduler.wake();
+    await started;
+    const stopped = scheduler.stop({ signal: new AbortController().signal });
+    release();
+    await stopped;
+    expect(delivery.posts.map((p) => p.text)).toEqual(['first', 'second']);
+    expect(await scheduler.service.list(alice)).toEqual([]);
   });
 });
