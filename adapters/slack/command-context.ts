@@ -34,6 +34,11 @@ export interface CommandContextInput {
   respond: RespondFn;
 }
 
+/** A channel a command names (`<#C…>`) stays a link to it: it notifies nobody, unlike the mentions mrkdwn escapes. */
+function withChannelLinks(mrkdwn: string): string {
+  return mrkdwn.replace(/&lt;#([CG][A-Z0-9]{8,})&gt;/g, '<#$1>');
+}
+
 export function slackCommandContext(rt: SlackRuntime, input: CommandContextInput): CommandContext {
   const { invocation, respond } = input;
   const target: ReplyTarget = {
@@ -67,7 +72,7 @@ export function slackCommandContext(rt: SlackRuntime, input: CommandContextInput
     defer: async () => {},
     reply: async (text: string, options?: { ephemeral?: boolean }) => {
       if (options?.ephemeral) {
-        await respond({ response_type: 'ephemeral', text: toMrkdwn(text) });
+        await respond({ response_type: 'ephemeral', text: withChannelLinks(toMrkdwn(text)) });
         return;
       }
       await rt.api.call('chat.postMessage', target.channel, (c) =>

@@ -41,7 +41,8 @@ export function registerCommandListeners(app: App, rt: SlackRuntime): void {
 async function runSlashCommand(rt: SlackRuntime, definition: CommandDefinition, command: SlashCommand, respond: RespondFn): Promise<void> {
   const tell = (text: string) => respond({ response_type: 'ephemeral', text });
   const parsed = parseCommandText(definition, command.text);
-  if ('error' in parsed) return void (await tell(escapeMrkdwn(parsed.error)));
+  // The usage names the command as the user typed it (`/herald-schedule`).
+  if ('error' in parsed) return void (await tell(escapeMrkdwn(parsed.error.split(`/${definition.name}`).join(command.command))));
   const options = new Map<string, OptionValue>(parsed.options);
   const isDirect = command.channel_id.startsWith('D');
 

@@ -68,6 +68,9 @@ describe('slack: reminders and schedules', () => {
     expect(await command('/herald-schedule', 'list')).toContain(`\`${id}\` ⏰ “review the roadmap”`);
     expect(await command('/herald-schedule', `delete ${id}`)).toMatch(/^Deleted: /);
     expect(await command('/herald-schedule', 'list')).toBe('You have no reminders or schedules here.');
+    expect(await command('/herald-schedule', 'later')).toMatch(
+      /^“later” is not something \/herald-schedule does\. Tell \/herald-schedule what to do first:\n• \/herald-schedule create/,
+    );
 
     const [message] = fake.workspace.seedHistory(fake.channelId, [{ user: fake.userId, text: 'Quarterly report due', at: now - MINUTE }]);
     await fake.sendInteractive(fake.messageShortcutPayload({ callbackId: 'remind_about_message', messageTs: message!.ts }));
@@ -98,6 +101,7 @@ describe('slack: reminders and schedules', () => {
       })),
     );
     expect(await command('/herald-schedule', `create every day at 9:00 --summarize=<#${launch}|launch>`)).toMatch(/^📰 Set: every day at 9:00/);
+    expect(await command('/herald-schedule', 'list')).toMatch(new RegExp(`📰 summary of <#${launch}> · every day at 9:00 · next .+ · here$`));
     const [summary] = await schedules();
     await advanceTo(summary!.nextRunAt!);
     const posted = fake.botMessages(fake.channelId).at(-1)!;
