@@ -99,7 +99,9 @@ describe('discord: reminders and schedules', () => {
   it('/timezone sets the zone a member’s times are read in, refusing names that are not IANA zones', async () => {
     const { bob } = h.fake.users;
     expect(answer(await run('timezone', { zone: 'Mars/Olympus' }, { userId: bob.id })).content).toMatch(/^⚠️ "Mars\/Olympus" is not a time zone/);
-    expect(answer(await run('timezone', { zone: 'europe/berlin' }, { userId: bob.id })).content).toMatch(/^Your time zone is Europe\/Berlin \(your own choice\)/);
+    expect(answer(await run('timezone', { zone: 'europe/berlin' }, { userId: bob.id })).content).toMatch(
+      /^Your time zone is Europe\/Berlin \(your own choice\)/,
+    );
     const set = await run('remind', { when: 'tomorrow 9am', what: 'coffee' }, { userId: bob.id });
     const [reminder] = await schedules();
     expect(reminder).toMatchObject({ timezone: 'Europe/Berlin', creator: { id: bob.id } });
