@@ -111,6 +111,25 @@ describe('slack: reminders and schedules', () => {
     await scheduler().service.delete(summary!.id, { platform: 'slack', workspaceId: fake.teamId, userId: fake.userId, isAdmin: false });
   });
 
+  it('a run rechecks that its creator is still in the channel: once she has left, it is not posted and she is told', async () => {
+    const side = fake.addChannel({ name: 'side-project' }).id;
+    fake.workspace.setMembers(side, [fake.userId, fake.botUserId]);
+    await fake.sendSlashCommand({ command: '/herald-remind', channel: side, text: 'in 10 minutes --what="demo prep"' });
+    await world.herald.settled();
+    fake.workspace.setMembers(side, [fake.botUserId]);
+    const dm = dmOf(fake.userId);
+    const before = fake.botMessages(dm).length;
+    await advanceTo(now + 10 * MINUTE);
+    expect(fake.botMessages(side)).toEqual([]);
+    expect(
+      fake
+        .botMessages(dm)
+        .slice(before)
+        .map((m) => m.text),
+    ).toEqual([expect.stringMatching(/could not run .*: you are no longer in #side-project$/)]);
+    expect(await schedules()).toEqual([]);
+  });
+
   it('a run interrupted mid-post by its instance dying is reported to its creator, not posted again', async () => {
     await command('/herald-remind', 'in 5 minutes --what="only once"');
     const other = await startHerald(fake, world.emu, {
