@@ -126,15 +126,21 @@ export class ScheduleRunner {
       const access = await delivery.mayRun(schedule, signal);
       if (!access.allowed) return { kind: 'failed', reason: access.reason };
       const options = { idempotencyKey: occurrence, signal };
-      const started = await store.setIfAbsent(`schedule-attempt:${occurrence}`, String(now()), OUTCOME_TTL_MS);
-      if (!started && !delivery.idempotentPosts) return { kind: 'interrupted' };
+      // An earlier attempt got as far as posting, then its instance died: only a platform that dedupes may post again.
+      const attempt = `schedule-attempt:${occurrence}`;
+      if (!delivery.idempotentPosts && (await store.get(attempt)) !== undefined) return { kind: 'interrupted' };
+      const posting = () => store.set(attempt, now(), OUTCOME_TTL_MS);
       if (schedule.kind === 'reminder') {
+        await posting();
         await delivery.post(schedule, { type: 'reminder', text: schedule.text }, options);
         return { kind: 'ok' };
       }
       const reply = await openScheduledReply(this.#reply(schedule, dueAt, occurrence, access.workspace, signal));
       try {
-        if (reply.stream) await delivery.post(schedule, { type: 'reply', stream: reply.stream }, options);
+        if (reply.stream) {
+          await posting();
+          await delivery.post(schedule, { type: 'reply', stream: reply.stream }, options);
+        }
       } finally {
         await reply.close();
       }
