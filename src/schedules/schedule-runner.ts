@@ -19,6 +19,8 @@ import { openScheduledReply } from './scheduled-reply.ts';
 export const SCHEDULE_MAX_FAILURES = 3;
 /** How long an occurrence's outcome is remembered, so that no instance runs it again. */
 const OUTCOME_TTL_MS = 7 * 24 * 3_600_000;
+/** Longest a run may take, from the access check to the end of its post. */
+const MAX_RUN_MS = 10 * 60_000;
 /** The first run of a summary reads this far back. */
 const FIRST_SUMMARY_MS = 24 * 3_600_000;
 
@@ -88,6 +90,7 @@ export class ScheduleRunner {
       const outcome = await this.#perform(schedule, dueAt, occurrence, delivery, lease.signal);
       // Stopped (shutdown) or taken over: the occurrence stays for whoever runs it next, with the same key.
       if (lease.signal.aborted) return 'lost';
+      logger.info({ schedule: id, platform: schedule.platform, kind: schedule.kind, dueAt, outcome: outcome.kind }, 'schedule ran');
       await store.set(outcomeKey(occurrence), outcome.kind, OUTCOME_TTL_MS);
       await this.#moveOn(schedule, dueAt, outcome, delivery);
       return 'ran';
@@ -98,36 +101,54 @@ export class ScheduleRunner {
 
   /** Runs a schedule once now, outside its timetable; a failure is told to its creator, the timetable stays. */
   async runNow(schedule: Schedule, signal: AbortSignal): Promise<void> {
+    const { store, leaseMs, logger } = this.#deps;
     const delivery = this.#deps.deliveryFor(schedule.platform);
     if (!delivery) throw new ScheduleError('I cannot run it from here right now; try again shortly.', 'unavailable');
-    const now = this.#deps.now();
-    const outcome = await this.#perform(schedule, now, `${schedule.id}:now:${now}`, delivery, signal);
-    if (outcome.kind === 'failed') await this.#notify(delivery, schedule, failedNote(schedule, now, outcome.reason));
+    const claim = `schedule-now:${schedule.id}`;
+    const token = await store.acquireLock(claim, leaseMs);
+    if (token === null) throw new ScheduleError('It is running already.', 'unavailable');
+    const lease = new OccurrenceLease(store, claim, token, leaseMs, { logger, signal });
+    try {
+      const now = this.#deps.now();
+      const outcome = await this.#perform(schedule, now, `${schedule.id}:now:${now}`, delivery, lease.signal);
+      if (outcome.kind === 'failed') await this.#notify(delivery, schedule, failedNote(schedule, now, outcome.reason));
+    } finally {
+      await lease.end(logger);
+    }
   }
 
-  async #perform(schedule: Schedule, dueAt: number, occurrence: string, delivery: ScheduleDelivery, signal: AbortSignal): Promise<Outcome> {
+  async #perform(schedule: Schedule, dueAt: number, occurrence: string, delivery: ScheduleDelivery, stop: AbortSignal): Promise<Outcome> {
     const { store, graceMs, now, logger } = this.#deps;
     if (now() - dueAt > graceMs) return { kind: 'skipped' };
+    const timeout = AbortSignal.timeout(MAX_RUN_MS);
+    const signal = AbortSignal.any([stop, timeout]);
     try {
       const access = await delivery.mayRun(schedule, signal);
       if (!access.allowed) return { kind: 'failed', reason: access.reason };
       const options = { idempotencyKey: occurrence, signal };
-      const started = await store.setIfAbsent(`schedule-attempt:${occurrence}`, String(now()), OUTCOME_TTL_MS);
-      if (!started && !delivery.idempotentPosts) return { kind: 'interrupted' };
+      // An earlier attempt got as far as posting, then its instance died: only a platform that dedupes may post again.
+      const attempt = `schedule-attempt:${occurrence}`;
+      if (!delivery.idempotentPosts && (await store.get(attempt)) !== undefined) return { kind: 'interrupted' };
+      const posting = () => store.set(attempt, now(), OUTCOME_TTL_MS);
       if (schedule.kind === 'reminder') {
+        await posting();
         await delivery.post(schedule, { type: 'reminder', text: schedule.text }, options);
         return { kind: 'ok' };
       }
       const reply = await openScheduledReply(this.#reply(schedule, dueAt, occurrence, access.workspace, signal));
       try {
-        if (reply.stream) await delivery.post(schedule, { type: 'reply', stream: reply.stream }, options);
+        if (reply.stream) {
+          await posting();
+          await delivery.post(schedule, { type: 'reply', stream: reply.stream }, options);
+        }
       } finally {
         await reply.close();
       }
       if (reply.error) return { kind: 'failed', reason: reply.error.message };
       return reply.stream ? { kind: 'ok' } : { kind: 'failed', reason: 'The answer came back empty.' };
     } catch (error) {
-      if (signal.aborted) return { kind: 'failed', reason: 'The run was stopped.' };
+      if (timeout.aborted) return { kind: 'failed', reason: `It took longer than ${MAX_RUN_MS / 60_000} minutes.` };
+      if (stop.aborted) return { kind: 'failed', reason: 'The run was stopped.' };
       logger.warn({ err: error, schedule: schedule.id, platform: schedule.platform }, 'schedule run failed');
       return { kind: 'failed', reason: describeError(error).message };
     }

@@ -9,7 +9,10 @@ const MAX_ZONE_CHARS = 64;
 export function canonicalZone(zone: string): string {
   const trimmed = zone.trim();
   if (trimmed.length > MAX_ZONE_CHARS || !isTimeZone(trimmed)) {
-    throw new ScheduleError(`"${trimmed.slice(0, MAX_ZONE_CHARS)}" is not a time zone I know: use a name like Europe/Berlin or America/New_York.`, 'bad_zone');
+    throw new ScheduleError(
+      `"${trimmed.slice(0, MAX_ZONE_CHARS)}" is not a time zone I know: use a name like Europe/Berlin or America/New_York.`,
+      'bad_zone',
+    );
   }
   return new Intl.DateTimeFormat('en-US', { timeZone: trimmed }).resolvedOptions().timeZone;
 }

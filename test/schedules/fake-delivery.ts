@@ -21,8 +21,8 @@ export class FakeDelivery implements ScheduleDelivery {
   readonly notes: Array<{ scheduleId: string; userId: string; text: string }> = [];
   /** Every key a post was attempted with, duplicates included. */
   readonly attempts: string[] = [];
-  /** What mayRun answers; allowed by default. */
-  access: (schedule: Schedule) => RunAccess = () => ({ allowed: true });
+  /** What mayRun answers; allowed by default. A promise that never settles holds the check until the run's signal aborts. */
+  access: (schedule: Schedule) => RunAccess | Promise<RunAccess> = () => ({ allowed: true });
   #held: Promise<void> | undefined;
   /** Runs once, after the next post is made and before the scheduler hears of it (an instance dying right after posting). */
   afterNextPost: (() => Promise<void>) | undefined;
@@ -36,7 +36,10 @@ export class FakeDelivery implements ScheduleDelivery {
 
   async mayRun(schedule: Schedule, signal: AbortSignal): Promise<RunAccess> {
     signal.throwIfAborted();
-    return this.access(schedule);
+    return Promise.race([
+      this.access(schedule),
+      new Promise<never>((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })),
+    ]);
   }
 
   async post(schedule: Schedule, post: ScheduledPost, options: PostOptions): Promise<void> {

@@ -212,8 +212,16 @@ describe('Scheduler', () => {
     expect(await scheduler.service.delete(mine.id, alice)).toMatchObject({ id: mine.id });
     expect(await scheduler.service.list(admin, { all: true })).toEqual([]);
 
-    await scheduler.service.run((await create({ when: 'every day at 8:00', text: 'now please' })).id, alice);
-    expect(delivery.posts.at(-1)).toMatchObject({ text: 'now please', idempotencyKey: expect.stringContaining(':now:') });
+    const now = await create({ when: 'every day at 8:00', text: 'now please' });
+    const release = delivery.holdNextPost();
+    const started = delivery.postStarted();
+    const running = scheduler.service.run(now.id, alice);
+    await started;
+    await expect(scheduler.service.run(now.id, alice)).rejects.toMatchObject({ message: 'It is running already.' });
+    release();
+    await running;
+    expect(delivery.posts.slice(1)).toEqual([{ scheduleId: now.id, text: 'now please', idempotencyKey: `${now.id}:now:${clock.now}` }]);
+    expect((await scheduler.service.list(alice))[0]!.nextRunAt).toBe(now.nextRunAt);
     await expect(create({ when: 'yesterday 9am' })).rejects.toMatchObject({ code: 'past', message: 'That time has passed.' });
     await expect(create({ when: 'tomorrow', timezone: 'Mars/Olympus' })).rejects.toMatchObject({ code: 'bad_zone' });
   });

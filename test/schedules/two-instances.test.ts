@@ -188,4 +188,26 @@ describe.skipIf(!redisServerInstalled)('two schedulers on one Redis', () => {
       },
     ]);
   });
+
+  it('where posts cannot be deduped, a run cut off before it posted anything is run by the other instance', async () => {
+    const platform = new FakeDelivery('test', { idempotentPosts: false });
+    const { clock, a, b } = await pair(platform);
+    const made = await reminder(a.scheduler, 'in 20 minutes', 'not yet posted');
+    let checking!: () => void;
+    const checked = new Promise<void>((resolve) => (checking = resolve));
+    platform.access = () => {
+      platform.access = () => ({ allowed: true });
+      checking();
+      return new Promise(() => {});
+    };
+    clock.now = made.nextRunAt!;
+    void a.scheduler.tick();
+    await checked;
+    a.crash();
+
+    await b.scheduler.start();
+    await Promise.all([b.until('ran'), a.until('lost')]);
+    expect(platform.posts.map((p) => [p.text, p.idempotencyKey])).toEqual([['not yet posted', `${made.id}:${made.nextRunAt}`]]);
+    expect(platform.notes).toEqual([]);
+  });
 });
