@@ -51,14 +51,26 @@ async function list(ctx: CommandContext, services: CommandServices): Promise<voi
 
 const DONE = { pause: 'Paused', resume: 'Resumed', delete: 'Deleted' } as const;
 
+/** The id as given, without the backticks a copy from a list may bring along. */
+function idOf(ctx: CommandContext): string {
+  return stringOption(ctx, 'id')?.trim().replace(/^`|`$/g, '') ?? '';
+}
+
 async function change(ctx: CommandContext, services: CommandServices, action: keyof typeof DONE): Promise<void> {
-  const id = stringOption(ctx, 'id')?.trim().replace(/^`|`$/g, '') ?? '';
-  const schedule = await scheduling(services).schedules[action](id, actorOf(ctx));
+  const schedule = await scheduling(services).schedules[action](idOf(ctx), actorOf(ctx));
   await ctx.reply(`${DONE[action]}: ${scheduleLine(schedule, ctx)}`, { ephemeral: true });
 }
 
+/** Runs a schedule once now, where it posts (its timetable stays); answered once the run is over. */
+async function runNow(ctx: CommandContext, services: CommandServices): Promise<void> {
+  await ctx.defer({ ephemeral: true });
+  const id = idOf(ctx);
+  await scheduling(services).schedules.run(id, actorOf(ctx));
+  await ctx.reply(`Ran \`${id}\` once; its timetable stays as it was.`, { ephemeral: true });
+}
+
 /**
- * `/schedule create|list|pause|resume|delete`: recurring prompts run through the engine (and summaries of a
+ * `/schedule create|list|pause|resume|delete|run`: recurring prompts run through the engine (and summaries of a
  * channel), posted here or in another channel. Members manage their own; administrators every one of the server's.
  */
 export const schedule: CommandDefinition = {
@@ -96,6 +108,7 @@ export const schedule: CommandDefinition = {
     { name: 'pause', description: 'Stop running a schedule until resumed', options: [idOption] },
     { name: 'resume', description: 'Run a paused schedule again', options: [idOption] },
     { name: 'delete', description: 'Delete a reminder or schedule', options: [idOption] },
+    { name: 'run', description: 'Run a schedule once now, where it posts (its timetable stays)', options: [idOption] },
   ],
   async run(ctx, services) {
     switch (ctx.subcommand) {
@@ -107,6 +120,8 @@ export const schedule: CommandDefinition = {
       case 'resume':
       case 'delete':
         return change(ctx, services, ctx.subcommand);
+      case 'run':
+        return runNow(ctx, services);
     }
   },
 };

@@ -88,6 +88,14 @@ describe('discord: reminders and schedules', () => {
     const all = answer(await run('schedule', { all: true }, { subcommand: 'list', userId: owner.id }));
     expect(all.content).toContain(`\`${bobs}\` ⏰ “standup notes” · every weekday at 9 · next `);
     expect(all.content).toContain('by Bob');
+    const weekly = idIn(await run('schedule', { when: 'every Friday at 17:00', prompt: 'What shipped this week?' }, { subcommand: 'create' }));
+    const refusedRun = await run('schedule', { id: weekly }, { subcommand: 'run', userId: bob.id });
+    expect(h.fake.message(refusedRun.followupIds.at(-1) ?? refusedRun.originalMessageId!)!.content).toMatch(/^⚠️ Only its creator/);
+    const ran = await run('schedule', { id: weekly }, { subcommand: 'run' });
+    expect(h.fake.message(ran.followupIds.at(-1) ?? ran.originalMessageId!)!.content).toBe(`Ran \`${weekly}\` once; its timetable stays as it was.`);
+    expect(h.botMessages(h.fake.textChannel.id).at(-1)!.content).toMatch(/^Echo: \[Alice\]: What shipped this week\?/);
+    expect((await schedules()).find((s) => s.id === weekly)).toMatchObject({ state: 'active', failures: 0 });
+    expect(answer(await run('schedule', { id: weekly }, { subcommand: 'delete' })).content).toMatch(/^Deleted: `/);
     expect(answer(await run('schedule', { id: bobs }, { subcommand: 'delete', userId: owner.id })).content).toMatch(/^Deleted: `/);
     expect(answer(await run('schedule', { id: mine }, { subcommand: 'delete', userId: alice.id })).content).toMatch(/^Deleted: `/);
     expect(answer(await run('schedule', {}, { subcommand: 'list' })).content).toBe('You have no reminders or schedules here.');
