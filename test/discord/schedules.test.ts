@@ -116,7 +116,17 @@ describe('discord: reminders and schedules', () => {
     const hour = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', minute: '2-digit' }).format(reminder!.nextRunAt!);
     expect(hour).toBe('09:00');
     expect(answer(set).content).toMatch(/09:00 CET, here\./);
-    expect(answer(await run('timezone', { zone: 'clear' }, { userId: bob.id })).content).toBe('Cleared: times you give me are read in UTC again.');
+    expect(answer(await run('timezone', { zone: 'Asia/Tokyo', server: true }, { userId: bob.id })).content).toBe(
+      'Only administrators can set the server’s time zone.',
+    );
+    const { owner } = h.fake.users;
+    expect(answer(await run('timezone', { zone: 'Asia/Tokyo', server: true }, { userId: owner.id })).content).toBe(
+      'The server’s time zone is now Asia/Tokyo, for members who chose none.',
+    );
+    expect(answer(await run('timezone', { zone: 'clear' }, { userId: bob.id })).content).toBe(
+      'Cleared: times you give me are read in Asia/Tokyo again.',
+    );
+    await run('timezone', { zone: 'clear', server: true }, { userId: owner.id });
     await run('schedule', { id: reminder!.id }, { subcommand: 'delete', userId: bob.id });
   });
 
