@@ -1,12 +1,12 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Store } from '../store/store.ts';
 import type { Schedule } from './schedule.ts';
+import { ScheduleError } from './schedule-error.ts';
 
 /** The sorted set of active schedules by their next occurrence: what the scheduler reads. */
 const DUE = 'schedules:due';
-/** How long a change waits for another change of the same schedule, at most. */
+/** How long a change may hold a schedule (a holder that died frees it after this), and how often a waiting one looks. */
 const EDIT_LOCK_MS = 5000;
-const EDIT_ATTEMPTS = 50;
 const EDIT_RETRY_MS = 20;
 /** Most schedules one listing returns (and one user or workspace may have). */
 export const LIST_LIMIT = 200;
@@ -48,12 +48,13 @@ export class ScheduleRecords {
    */
   async update(id: string, change: (schedule: Schedule) => Schedule | null): Promise<Schedule | null | undefined> {
     const key = `schedule-edit:${id}`;
-    let token: string | null = null;
-    for (let attempt = 0; attempt < EDIT_ATTEMPTS && token === null; attempt++) {
+    const giveUpAt = performance.now() + EDIT_LOCK_MS + EDIT_RETRY_MS;
+    let token = await this.#store.acquireLock(key, EDIT_LOCK_MS);
+    while (token === null) {
+      if (performance.now() > giveUpAt) throw new ScheduleError('That schedule is being changed right now; try again in a moment.', 'unavailable');
+      await delay(EDIT_RETRY_MS);
       token = await this.#store.acquireLock(key, EDIT_LOCK_MS);
-      if (token === null) await delay(EDIT_RETRY_MS);
     }
-    // A holder that died keeps the lock at most EDIT_LOCK_MS; past the attempts, the change goes ahead regardless.
     try {
       const schedule = await this.get(id);
       if (!schedule) return undefined;
@@ -62,7 +63,7 @@ export class ScheduleRecords {
       else await this.save(changed);
       return changed;
     } finally {
-      if (token !== null) await this.#store.releaseLock(key, token);
+      await this.#store.releaseLock(key, token);
     }
   }
 

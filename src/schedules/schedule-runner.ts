@@ -73,30 +73,37 @@ export class ScheduleRunner {
     const delivery = this.#deps.deliveryFor(schedule.platform);
     if (!delivery) return 'elsewhere';
     const occurrence = `${id}:${dueAt}`;
-    if (await store.get(outcomeKey(occurrence))) {
-      await this.#moveOn(schedule, dueAt, { kind: 'ok' });
-      return 'stale';
-    }
+    if (await this.#finishedElsewhere(schedule, dueAt, occurrence)) return 'stale';
     const claim = `schedule-claim:${occurrence}`;
     const token = await store.acquireLock(claim, leaseMs);
     if (token === null) return 'held';
     const lease = new OccurrenceLease(store, claim, token, leaseMs, { logger, signal });
     try {
-      // Another instance may have finished it between the first look and the claim.
-      if (await store.get(outcomeKey(occurrence))) {
-        await this.#moveOn(schedule, dueAt, { kind: 'ok' });
-        return 'stale';
-      }
-      const outcome = await this.#perform(schedule, dueAt, occurrence, delivery, lease.signal);
+      // Between the first look and the claim, another instance may have finished it, or someone paused or deleted it.
+      if (await this.#finishedElsewhere(schedule, dueAt, occurrence)) return 'stale';
+      const current = await records.get(id);
+      if (current?.state !== 'active' || current.nextRunAt !== dueAt) return 'stale';
+      const outcome = await this.#perform(current, dueAt, occurrence, delivery, lease.signal);
       // Stopped (shutdown) or taken over: the occurrence stays for whoever runs it next, with the same key.
       if (lease.signal.aborted) return 'lost';
       logger.info({ schedule: id, platform: schedule.platform, kind: schedule.kind, dueAt, outcome: outcome.kind }, 'schedule ran');
       await store.set(outcomeKey(occurrence), outcome.kind, OUTCOME_TTL_MS);
-      await this.#moveOn(schedule, dueAt, outcome, delivery);
+      await this.#moveOn(current, dueAt, outcome, delivery);
       return 'ran';
     } finally {
       await lease.end(logger);
     }
+  }
+
+  /**
+   * Whether the occurrence's outcome is recorded already (an instance ran it, then stopped before moving the schedule
+   * on): then it only moves on.
+   */
+  async #finishedElsewhere(schedule: Schedule, dueAt: number, occurrence: string): Promise<boolean> {
+    const kind = await this.#deps.store.get<Outcome['kind']>(outcomeKey(occurrence));
+    if (kind === undefined) return false;
+    await this.#moveOn(schedule, dueAt, kind === 'failed' ? { kind, reason: '' } : { kind });
+    return true;
   }
 
   /** Runs a schedule once now, outside its timetable; a failure is told to its creator, the timetable stays. */

@@ -23,7 +23,7 @@ export interface Schedule {
   workspaceId?: string;
   creator: ScheduleCreator;
   target: ScheduleTarget;
-  /** What to remind of, or the prompt to run; for a summary, what to focus on (may be empty). */
+  /** What to remind of, or the prompt to run; for a summary, a note shown in lists (may be empty). */
   text: string;
   /** For a summary: the channel or thread it summarizes, since the run before (or the last day at the first run). */
   source?: { channelId: string; threadId?: string };

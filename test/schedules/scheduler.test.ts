@@ -148,6 +148,18 @@ describe('Scheduler', () => {
     expect(delivery.notes.at(-1)!.text).toMatch(/could not run on Tue, 1 Dec 2026, 09:00 \(Europe\/Berlin\): you can no longer post in #standup\.$/);
   });
 
+  it('posts what a prompt said before it failed, and tells its creator that it failed', async () => {
+    const { clock, scheduler, delivery, create } = instance({ script: [{ text: 'The first half', error: new ServerError('boom') }] });
+    await create({ kind: 'prompt', when: 'tomorrow 9am', text: 'long answer please' });
+    clock.now = at('2026-11-27T08:00:00Z');
+    await scheduler.tick();
+    expect(delivery.posts.map((p) => [p.text, p.reply?.error])).toEqual([['The first half', undefined]]);
+    expect(delivery.notes.map((n) => n.text)).toEqual([
+      expect.stringMatching(/^Your scheduled prompt “long answer please” \(\w+\) could not run on Fri, 27 Nov 2026, 09:00/),
+    ]);
+    expect(await scheduler.service.list(alice)).toEqual([]);
+  });
+
   it('runs what was missed while down within the grace window once, and skips older ones with a note', async () => {
     const { clock, scheduler, delivery, create } = instance();
     const late = await create({ when: 'in 60 minutes', text: 'late but fine' });
