@@ -105,7 +105,11 @@ export function registerRemindShortcut(app: App, rt: SlackRuntime): void {
     try {
       const [person, link] = await Promise.all([
         rt.users.get(userId),
-        rt.api.call('chat.getPermalink', undefined, (c) => c.chat.getPermalink({ channel, message_ts: ts })).then((r) => r.permalink ?? ''),
+        // A conversation Herald is not in (a DM between two people) gives no link: the reminder quotes the message alone.
+        rt.api
+          .call('chat.getPermalink', undefined, (c) => c.chat.getPermalink({ channel, message_ts: ts }))
+          .then((r) => r.permalink ?? '')
+          .catch(() => ''),
       ]);
       const what = [excerpt ? `“${excerpt}”` : 'this message', link].filter(Boolean).join(' ').slice(0, REMINDER_CHARS);
       const subject = {
