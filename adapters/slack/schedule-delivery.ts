@@ -92,7 +92,7 @@ export class SlackScheduleDelivery implements ScheduleDelivery {
       if (!GONE.has(slackErrorCode(error) ?? '')) throw error;
     }
     const name = facts?.name ? `#${facts.name}` : 'that channel';
-    if (!facts || facts.is_member === false) return `I am no longer in ${name}`;
+    if (!facts || facts.is_member === false) return `I am not in ${name} (invite me with /invite)`;
     if (facts.is_archived) return `${name} was archived`;
     if (!(await isMember(api, api.client, place.channel, creatorId))) return `you are no longer in ${name}`;
     return undefined;
