@@ -56,6 +56,11 @@ export function nextOccurrence(pattern: string, timezone: string, after: number)
   return new Cron(pattern, { timezone, paused: true }).nextRun(new Date(after))?.getTime() ?? null;
 }
 
+/** The last occurrence of a croner pattern strictly before `before` in `timezone`; null when there is none. */
+export function previousOccurrence(pattern: string, timezone: string, before: number): number | null {
+  return new Cron(pattern, { timezone, paused: true }).previousRuns(1, new Date(before))[0]?.getTime() ?? null;
+}
+
 /** Five fields of cron syntax ("30 8 * * 1-5"), or a nickname such as "@daily", as croner reads them. */
 function cronPattern(said: string): string | undefined {
   if (/^@(yearly|annually|monthly|weekly|daily|hourly)$/i.test(said)) return said.toLowerCase();
