@@ -10,6 +10,7 @@ export type ParsedWhen = { type: 'once'; at: number } | { type: 'recurring'; pat
 export const MIN_INTERVAL_MS = 10 * 60_000;
 /** Longest text read as a time. */
 const MAX_WHEN_LENGTH = 200;
+const DAY_MS = 24 * 3_600_000;
 /** A date given without a time of day means this hour. */
 const DEFAULT_HOUR = 9;
 
@@ -54,6 +55,11 @@ function recurring(pattern: string, said: string, { now, timezone }: { now: numb
 /** The next occurrence of a croner pattern strictly after `after` in `timezone`; null when there is none. */
 export function nextOccurrence(pattern: string, timezone: string, after: number): number | null {
   return new Cron(pattern, { timezone, paused: true }).nextRun(new Date(after))?.getTime() ?? null;
+}
+
+/** The last occurrence of a croner pattern strictly before `before` in `timezone`; null when there is none. */
+export function previousOccurrence(pattern: string, timezone: string, before: number): number | null {
+  return new Cron(pattern, { timezone, paused: true }).previousRuns(1, new Date(before))[0]?.getTime() ?? null;
 }
 
 /** Five fields of cron syntax ("30 8 * * 1-5"), or a nickname such as "@daily", as croner reads them. */
@@ -146,21 +152,23 @@ function oneOff(said: string, { now, timezone }: { now: number; timezone: string
   if (!result) throw unreadable(said);
   const start = result.start;
   let at: number;
-  if (result.tags().has('result/relativeDate')) {
-    // "in 20 minutes" is a duration from now, whatever the clocks do meanwhile.
-    at = now + (start.date().getTime() - wallNow);
-  } else if (start.isCertain('timezoneOffset')) {
+  const ahead = start.date().getTime() - wallNow;
+  const relative = result.tags().has('result/relativeDate');
+  if (relative && ahead < DAY_MS) {
+    // "in 20 minutes" is a duration from now, whatever the clocks do meanwhile; "in 2 days" is a time of day.
+    at = now + ahead;
+  } else if (!relative && start.isCertain('timezoneOffset')) {
     at = start.date().getTime();
   } else {
-    const hour = start.isCertain('hour') ? start.get('hour')! : DEFAULT_HOUR;
-    const minute = start.isCertain('hour') ? (start.get('minute') ?? 0) : 0;
+    // "in 2 days" keeps the time of day it was said at; a bare date ("tomorrow") means DEFAULT_HOUR.
+    const timed = relative || start.isCertain('hour');
     const wall = Date.UTC(
       start.get('year')!,
       start.get('month')! - 1,
       start.get('day')!,
-      hour,
-      minute,
-      start.isCertain('hour') ? (start.get('second') ?? 0) : 0,
+      timed ? start.get('hour')! : DEFAULT_HOUR,
+      timed ? (start.get('minute') ?? 0) : 0,
+      timed ? (start.get('second') ?? 0) : 0,
     );
     at = instantOf(wall, timezone);
   }

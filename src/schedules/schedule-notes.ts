@@ -1,7 +1,7 @@
+/** The lines a creator is told privately about their schedule's runs; one place, the same on every platform. */
+
 import type { Schedule } from './schedule.ts';
 import { formatWhen } from './zone-time.ts';
-
-/** The lines a creator is told privately about their schedule's runs; one place, the same on every platform. */
 
 const NOUNS: Readonly<Record<Schedule['kind'], string>> = { reminder: 'reminder', prompt: 'scheduled prompt', summary: 'scheduled summary' };
 

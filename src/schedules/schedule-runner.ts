@@ -7,7 +7,7 @@ import type { Store } from '../store/store.ts';
 import { MAX_SUMMARY_MESSAGES, summaryTask } from '../workspace/summarize.ts';
 import type { WorkspaceHistory } from '../workspace/workspace-history.ts';
 import { OccurrenceLease } from './occurrence-lease.ts';
-import { nextOccurrence } from './parse-when.ts';
+import { nextOccurrence, previousOccurrence } from './parse-when.ts';
 import type { Schedule } from './schedule.ts';
 import type { ScheduleDelivery } from './schedule-delivery.ts';
 import { ScheduleError } from './schedule-error.ts';
@@ -21,8 +21,8 @@ export const SCHEDULE_MAX_FAILURES = 3;
 const OUTCOME_TTL_MS = 7 * 24 * 3_600_000;
 /** Longest a run may take, from the access check to the end of its post. */
 const MAX_RUN_MS = 10 * 60_000;
-/** The first run of a summary reads this far back. */
-const FIRST_SUMMARY_MS = 24 * 3_600_000;
+/** A one-off summary reads this far back. */
+const ONE_OFF_SUMMARY_MS = 24 * 3_600_000;
 
 export interface RunnerDeps {
   store: Store;
@@ -185,10 +185,16 @@ export class ScheduleRunner {
     const range = {
       channelId: source.channelId,
       ...(source.threadId !== undefined && { threadId: source.threadId }),
-      since: schedule.lastRunAt ?? dueAt - FIRST_SUMMARY_MS,
+      since: schedule.lastRunAt ?? this.#previousTime(schedule, dueAt),
       limit: MAX_SUMMARY_MESSAGES,
     };
     return engine.runTask(message, summaryTask({ history: workspace, range }, config), { signal });
+  }
+
+  /** Where a summary that has not run before starts: its timetable's occurrence before this one ("since last Friday"). */
+  #previousTime(schedule: Schedule, dueAt: number): number {
+    const previous = schedule.timing.type === 'recurring' ? previousOccurrence(schedule.timing.pattern, schedule.timezone, dueAt) : null;
+    return previous ?? dueAt - ONE_OFF_SUMMARY_MS;
   }
 
   /** Records an occurrence's outcome: a one-shot is done, a repetition moves to its next time; tells the creator what they need to know. */

@@ -50,6 +50,8 @@ export class Scheduler {
   #stopping = new AbortController();
   #started = false;
   #timer: NodeJS.Timeout | undefined;
+  /** When the timer fires (performance.now() time); Infinity without one. */
+  #timerAt = Infinity;
   #looking = false;
   #lookAgain = false;
   #unsubscribe: Unsubscribe | undefined;
@@ -105,6 +107,8 @@ export class Scheduler {
   async stop(options: { signal?: AbortSignal } = {}): Promise<void> {
     this.#started = false;
     clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#timerAt = Infinity;
     await this.#unsubscribe?.().catch(() => {});
     this.#unsubscribe = undefined;
     const { signal } = options;
@@ -128,9 +132,21 @@ export class Scheduler {
 
   /** Looks at the due index now (a schedule was added or resumed here or elsewhere, a run ended). */
   wake(): void {
+    this.#lookWithin(0);
+  }
+
+  /** Looks at the due index within `ms`: sooner if the loop planned to look later, never later than it planned. */
+  #lookWithin(ms: number): void {
     if (!this.#started) return;
+    const at = performance.now() + ms;
+    if (this.#timer && this.#timerAt <= at) return;
     clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => void this.#look(), 0);
+    this.#timerAt = at;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#timerAt = Infinity;
+      void this.#look();
+    }, ms);
     this.#timer.unref();
   }
 
@@ -142,21 +158,26 @@ export class Scheduler {
     this.#looking = true;
     let delayMs = this.#pollMs;
     try {
-      for (const run of (await this.#startDue()).runs) void run.finally(() => this.wake());
+      // A run that did something may have made the next one due sooner; one held elsewhere is tried again once the
+      // other instance's lease could have lapsed (not at once: that would spin while it runs).
+      for (const run of (await this.#startDue()).runs) {
+        void run.then((result) => this.#lookWithin(result === 'held' || result === 'elsewhere' ? this.#retryMs() : 0));
+      }
       delayMs = await this.#untilNext();
     } catch (error) {
       this.#deps.logger.warn({ err: error }, 'looking for due schedules failed');
     } finally {
       this.#looking = false;
     }
-    if (!this.#started) return;
     if (this.#lookAgain) {
       this.#lookAgain = false;
       delayMs = 0;
     }
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => void this.#look(), delayMs);
-    this.#timer.unref();
+    this.#lookWithin(delayMs);
+  }
+
+  #retryMs(): number {
+    return Math.min(this.#pollMs, Math.max(1, Math.floor(this.#leaseMs / 2)));
   }
 
   /** How long to sleep: until the next occurrence not running here, sooner while one is due but held elsewhere. */
@@ -166,7 +187,7 @@ export class Scheduler {
     if (!next) return this.#pollMs;
     const wait = next.dueAt - this.#now();
     // Due but not taken: another instance holds it (or its platform is not here); look again once a lease could lapse.
-    return Math.min(this.#pollMs, wait > 0 ? wait : Math.max(1, Math.floor(this.#leaseMs / 2)));
+    return wait > 0 ? Math.min(this.#pollMs, wait) : this.#retryMs();
   }
 
   /** Starts the due occurrences not running here yet, up to MAX_RUNNING at once; `more` when some had to wait. */

@@ -70,7 +70,8 @@ describe('parseWhen', () => {
     expect(parseWhen('tomorrow 2:30', spring)).toEqual({ type: 'once', at: at('2026-03-29T01:00:00Z') });
     const autumn = { now: at('2026-10-24T12:00:00Z'), timezone: BERLIN };
     expect(parseWhen('tomorrow 2:30', autumn)).toEqual({ type: 'once', at: at('2026-10-25T00:30:00Z') });
-    // A duration is a duration across the change.
+    // A duration is a duration across the change; days keep the time of day.
+    expect(parseWhen('in 2 days', { now: at('2026-03-27T11:00:00Z'), timezone: BERLIN })).toEqual({ type: 'once', at: at('2026-03-29T10:00:00Z') });
     expect(parseWhen('in 20 minutes', { now: at('2026-03-29T00:50:00Z'), timezone: BERLIN })).toEqual({
       type: 'once',
       at: at('2026-03-29T01:10:00Z'),

@@ -101,20 +101,25 @@ describe('Scheduler', () => {
     ]);
   });
 
-  it('summarizes a channel since the run before, with the messages as sources', async () => {
-    const { clock, scheduler, delivery, create } = instance({ script: [{ text: '- We ship on Friday [1].' }] });
+  it('summarizes a channel since the run before (the first time, since its previous time), with the messages as sources', async () => {
+    const { clock, scheduler, delivery, create } = instance({ script: () => ({ text: '- We ship on Friday [1].' }) });
     const history = new MemoryHistory(channelMessages(3, (i) => `message ${i}`, at('2026-11-27T07:00:00Z')));
     delivery.access = () => ({ allowed: true, workspace: history });
     await create({
       kind: 'summary',
-      when: 'every day at 9',
+      when: 'every Friday at 9',
       text: '',
       source: { channelId: 'C1' },
       target: { type: 'channel', channelId: 'C-standup' },
     });
     clock.now = at('2026-11-27T08:00:00Z');
     await scheduler.tick();
-    expect(history.reads).toEqual([{ channelId: 'C1', since: at('2026-11-26T08:00:00Z'), limit: expect.any(Number) }]);
+    clock.now = at('2026-12-04T08:00:00Z');
+    await scheduler.tick();
+    expect(history.reads).toEqual([
+      { channelId: 'C1', since: at('2026-11-20T08:00:00Z'), limit: expect.any(Number) },
+      { channelId: 'C1', since: at('2026-11-27T08:00:00Z'), limit: expect.any(Number) },
+    ]);
     expect(delivery.posts[0]!.reply).toMatchObject({
       text: '- We ship on Friday [1].',
       citations: [{ index: 1, url: 'https://chat.example/launch/m1' }],

@@ -134,9 +134,11 @@ describe.skipIf(!redisServerInstalled)('two schedulers on one Redis', () => {
     const started = platform.postStarted();
     const running = a.scheduler.tick();
     await started;
+    const asking = performance.now();
     await b.scheduler.start();
-    // B looks again every half lease: four refusals span more than a whole lease.
+    // B looks again every half lease (not at once: it would spin), so four refusals span more than a whole lease.
     await b.until('held', 4);
+    expect(performance.now() - asking).toBeGreaterThanOrEqual(LEASE_MS);
     release();
     await running;
     expect(a.runs.map((r) => r.result)).toEqual(['ran']);
