@@ -4,6 +4,8 @@ import type { ReplyStream } from '../src/conversation/types.ts';
 import type { Logger } from '../src/log/logger.ts';
 import type { SpeechInput } from '../src/capabilities/synthesize.ts';
 import type { SpeechFormat, SpokenAudio } from '../src/speech/speak.ts';
+import type { ScheduleService } from '../src/schedules/schedule-service.ts';
+import type { UserTimezones } from '../src/schedules/user-timezones.ts';
 import type { Store } from '../src/store/store.ts';
 import type { VoiceControl } from '../src/voice/voice-control.ts';
 import { VoiceError } from '../src/voice/voice-error.ts';
@@ -62,7 +64,8 @@ export interface InvocationContext {
   threadId?: string;
   /** The platform's id of this invocation (interaction id, trigger id). */
   invocationId: string;
-  user: { id: string; displayName: string; isAdmin: boolean };
+  /** `timezone`: the user's IANA zone where the platform says it (Slack's users.info). */
+  user: { id: string; displayName: string; isAdmin: boolean; timezone?: string };
   isDirect: boolean;
   /** Largest file this reply may carry. */
   uploadLimitBytes: number;
@@ -96,6 +99,10 @@ export interface CommandServices {
   /** Where quotas and usage are counted, shared by every instance. */
   store: Store;
   speak(input: SpeechInput, format: SpeechFormat): Promise<SpokenAudio>;
+  /** Reminders and recurring prompts, where the entry point runs a scheduler. */
+  schedules?: ScheduleService;
+  /** The time zone each user reads times in (with `schedules`). */
+  timezones?: UserTimezones;
 }
 
 export interface CommandDefinition {

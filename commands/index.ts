@@ -7,11 +7,14 @@ import type { MessageActionDefinition } from './message-action.ts';
 import { narrate } from './narrate.ts';
 import { persona } from './persona.ts';
 import { readAloud } from './read-aloud.ts';
+import { remind } from './remind.ts';
 import { reset } from './reset.ts';
 import { say } from './say.ts';
+import { schedule } from './schedule.ts';
 import { settings } from './settings.ts';
 import { skip } from './skip.ts';
 import { stop } from './stop.ts';
+import { timezone } from './timezone.ts';
 import { summarize, summarizeFromHere } from './summarize.ts';
 import { transcribe } from './transcribe.ts';
 import { transcribeMessage } from './transcribe-message.ts';
@@ -25,6 +28,9 @@ export const commands: readonly CommandDefinition[] = [
   transcribe,
   describe,
   summarize,
+  remind,
+  schedule,
+  timezone,
   reset,
   settings,
   persona,

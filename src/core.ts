@@ -10,6 +10,9 @@ import { mcpMetricsRecorder } from './ops/mcp-metrics.ts';
 import { replyMetricsRecorder } from './ops/reply-metrics.ts';
 import { createServiceClient } from './service/client.ts';
 import type { ServiceClient } from './service/client.ts';
+import { Scheduler } from './schedules/scheduler.ts';
+import type { ScheduleService } from './schedules/schedule-service.ts';
+import type { UserTimezones } from './schedules/user-timezones.ts';
 import { speak, type SpeechFormat, type SpokenAudio } from './speech/speak.ts';
 import type { Store } from './store/store.ts';
 
@@ -23,6 +26,11 @@ export interface Core {
   /** The MCP servers of MCP_CONFIG. */
   mcp: McpHub;
   capabilities: CapabilityDeps;
+  /** Runs reminders and schedules through the deliveries the platforms attach; the entry point starts it. */
+  scheduler: Scheduler;
+  /** The scheduler's service, for the commands. */
+  schedules: ScheduleService;
+  timezones: UserTimezones;
   speak(input: SpeechInput, format: SpeechFormat): Promise<SpokenAudio>;
   close(): Promise<void>;
 }
@@ -30,6 +38,8 @@ export interface Core {
 export interface CoreOptions {
   store?: Store;
   metrics?: Metrics;
+  /** The clock schedules run by (ms since the epoch); tests control it. */
+  now?: () => number;
 }
 
 export async function createCore(config: Config, logger: Logger, options: CoreOptions = {}): Promise<Core> {
@@ -46,6 +56,7 @@ export async function createCore(config: Config, logger: Logger, options: CoreOp
       recordMcpCall: mcpMetricsRecorder(metrics),
     }),
   });
+  const scheduler = new Scheduler({ store, engine, config, logger, ...(options.now && { now: options.now }) });
   return {
     config,
     logger,
@@ -54,6 +65,9 @@ export async function createCore(config: Config, logger: Logger, options: CoreOp
     engine,
     mcp,
     capabilities,
+    scheduler,
+    schedules: scheduler.service,
+    timezones: scheduler.timezones,
     speak: async (input, format) => {
       const audio = await speak(capabilities, input, format);
       metrics?.requests.inc({ capability: 'synthesize', platform: 'any', outcome: 'ok' });
@@ -61,6 +75,7 @@ export async function createCore(config: Config, logger: Logger, options: CoreOp
       return audio;
     },
     close: async () => {
+      await scheduler.stop();
       await close();
       await client.close();
     },

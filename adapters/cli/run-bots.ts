@@ -63,6 +63,9 @@ export async function runBots(config: Config, logger: Logger): Promise<void> {
     const hooks = { metrics, health, shutdown: coordinator, mount: ops.mount.bind(ops) };
     const started = await startPlatforms(configuredPlatforms(core, logger), hooks, coordinator);
     platforms = started.map((platform) => platform.description);
+    await core.scheduler.start();
+    // Starts no more runs as replies drain; those in progress may finish within the phase's bound, the rest stay due.
+    coordinator.register('finish-replies', 'schedules', ({ signal }) => core.scheduler.stop({ signal }));
   } catch (error) {
     await coordinator.shutdown('startup failed');
     throw error;

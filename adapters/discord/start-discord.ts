@@ -12,6 +12,7 @@ import { CommandHandler } from './command-handler.ts';
 import { deletedMessageIds, type RawPacket } from './deleted-messages.ts';
 import { MessageHandler } from './message-handler.ts';
 import { RouteRateLimits } from './route-rate-limits.ts';
+import { DiscordScheduleDelivery } from './schedule-delivery.ts';
 import { ReplyChains } from './reply-chains.ts';
 import { VoiceNotePolicy } from './voice-note-policy.ts';
 import { createDiscordVoice, type DiscordVoiceOptions } from './voice/discord-voice.ts';
@@ -76,8 +77,10 @@ export async function startDiscord({ core, logger, hooks = {}, voice: voiceOptio
   client.on(Events.ShardDisconnect, (event) => log.warn({ code: event.code }, 'gateway disconnected'));
   client.on(Events.ShardResume, () => log.info('gateway resumed'));
 
+  let detachSchedules: (() => void) | undefined;
   let stopping: Promise<void> | undefined;
   const stop = () => {
+    detachSchedules?.();
     voice.close(); // leave voice channels before the gateway goes
     stopping ??= client.destroy();
     return stopping;
@@ -91,6 +94,7 @@ export async function startDiscord({ core, logger, hooks = {}, voice: voiceOptio
     throw error;
   }
   log.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'connected to Discord');
+  detachSchedules = core.scheduler.attach(new DiscordScheduleDelivery({ client, core, history, rateLimits, logger: log }));
 
   hooks.health?.register(
     'discord',

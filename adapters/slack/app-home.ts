@@ -6,7 +6,7 @@
 import type { App } from '@slack/bolt';
 import { describeSettings } from '../../commands/settings.ts';
 import { feedbackLine, usageLine } from '../../commands/usage.ts';
-import { slackCommands } from './command-listeners.ts';
+import { slackCommandName, slackCommands } from './command-listeners.ts';
 import { toMrkdwn } from './mrkdwn.ts';
 import type { SlackRuntime } from './runtime.ts';
 
@@ -36,7 +36,7 @@ const ABILITIES = [
 ].join('\n');
 
 function commandList(): string {
-  return slackCommands.map((c) => `\`/${c.name}\` ${c.description}${c.adminOnly ? ' (admins)' : ''}`).join('\n');
+  return slackCommands.map((c) => `\`${slackCommandName(c)}\` ${c.description}${c.adminOnly ? ' (admins)' : ''}`).join('\n');
 }
 
 /** The Home view for one person: admins also see the workspace's settings, usage and feedback. */

@@ -29,7 +29,14 @@ export interface CommandContextInput {
   options: ReadonlyMap<string, OptionValue>;
   displayName: string;
   isAdmin: boolean;
+  /** The user's IANA zone as Slack has it. */
+  timezone?: string;
   respond: RespondFn;
+}
+
+/** A channel a command names (`<#C…>`) stays a link to it: it notifies nobody, unlike the mentions mrkdwn escapes. */
+function withChannelLinks(mrkdwn: string): string {
+  return mrkdwn.replace(/&lt;#([CG][A-Z0-9]{8,})&gt;/g, '<#$1>');
 }
 
 export function slackCommandContext(rt: SlackRuntime, input: CommandContextInput): CommandContext {
@@ -45,7 +52,12 @@ export function slackCommandContext(rt: SlackRuntime, input: CommandContextInput
     channelId: invocation.channelId,
     ...(invocation.threadTs && { threadId: invocation.threadTs }),
     invocationId: invocation.triggerId,
-    user: { id: invocation.userId, displayName: input.displayName, isAdmin: input.isAdmin },
+    user: {
+      id: invocation.userId,
+      displayName: input.displayName,
+      isAdmin: input.isAdmin,
+      ...(input.timezone !== undefined && { timezone: input.timezone }),
+    },
     isDirect: invocation.isDirect,
     ...(input.subcommand !== undefined && { subcommand: input.subcommand }),
     options: input.options,
@@ -60,7 +72,7 @@ export function slackCommandContext(rt: SlackRuntime, input: CommandContextInput
     defer: async () => {},
     reply: async (text: string, options?: { ephemeral?: boolean }) => {
       if (options?.ephemeral) {
-        await respond({ response_type: 'ephemeral', text: toMrkdwn(text) });
+        await respond({ response_type: 'ephemeral', text: withChannelLinks(toMrkdwn(text)) });
         return;
       }
       await rt.api.call('chat.postMessage', target.channel, (c) =>

@@ -15,8 +15,19 @@ import type { SlackRuntime } from './runtime.ts';
 import { slackErrorCode } from './slack-api.ts';
 
 const NOT_A_MEMBER = new Set(['not_in_channel', 'channel_not_found']);
-/** The commands Herald offers on Slack (the manifest lists the same); Slack has no voice channels a bot can join. */
-export const slackCommands = commands.filter((c) => !c.voiceChannels);
+/**
+ * The commands Herald offers on Slack (the manifest lists the same); Slack has no voice channels a bot can join, and
+ * gives each user's time zone itself (no /timezone).
+ */
+export const slackCommands = commands.filter((c) => !c.voiceChannels && c.name !== 'timezone');
+
+/** Names Slack or its common apps take (Slack's own /remind): the manifest registers them as `/herald-<name>`. */
+const PREFIXED = new Set(['remind', 'schedule']);
+
+/** The slash command a definition is registered as in the manifest. */
+export function slackCommandName(definition: CommandDefinition): string {
+  return PREFIXED.has(definition.name) ? `/herald-${definition.name}` : `/${definition.name}`;
+}
 
 export function registerCommandListeners(app: App, rt: SlackRuntime): void {
   for (const definition of slackCommands) {
@@ -30,7 +41,8 @@ export function registerCommandListeners(app: App, rt: SlackRuntime): void {
 async function runSlashCommand(rt: SlackRuntime, definition: CommandDefinition, command: SlashCommand, respond: RespondFn): Promise<void> {
   const tell = (text: string) => respond({ response_type: 'ephemeral', text });
   const parsed = parseCommandText(definition, command.text);
-  if ('error' in parsed) return void (await tell(escapeMrkdwn(parsed.error)));
+  // The usage names the command as the user typed it (`/herald-schedule`).
+  if ('error' in parsed) return void (await tell(escapeMrkdwn(parsed.error.split(`/${definition.name}`).join(command.command))));
   const options = new Map<string, OptionValue>(parsed.options);
   const isDirect = command.channel_id.startsWith('D');
 
@@ -70,6 +82,7 @@ async function runSlashCommand(rt: SlackRuntime, definition: CommandDefinition, 
     displayName: person.displayName,
     // Admin-only commands read the rights fresh; elsewhere (what /usage shows) the cached ones do.
     isAdmin: definition.adminOnly ? isAdmin : person.isAdmin,
+    ...(person.timezone !== undefined && { timezone: person.timezone }),
     respond,
   });
   await runCommand(definition, ctx, rt.core);

@@ -15,6 +15,8 @@ import { registerCommandListeners } from './command-listeners.ts';
 import { registerInteractionListeners } from './interaction-listeners.ts';
 import { registerApprovalListeners } from './approval-listeners.ts';
 import { registerMessageListeners } from './message-listeners.ts';
+import { registerRemindShortcut } from './remind-shortcut.ts';
+import { SlackScheduleDelivery } from './schedule-delivery.ts';
 import { registerShortcutListeners } from './shortcut-listeners.ts';
 import { registerSummaryListeners } from './summary-listeners.ts';
 import type { BucketLimit } from './rate-budget.ts';
@@ -131,6 +133,7 @@ export async function startSlack(options: StartSlackOptions): Promise<RunningSla
   registerApprovalListeners(app, rt);
   registerAppHome(app, rt);
   registerSummaryListeners(app, rt);
+  registerRemindShortcut(app, rt);
 
   if (connection.mode === 'socket') {
     hooks.health?.register('slack', async () => (connection.connected() ? { ok: true } : { ok: false, detail: 'Socket Mode reconnecting' }), {
@@ -139,6 +142,7 @@ export async function startSlack(options: StartSlackOptions): Promise<RunningSla
   }
   const port = await connection.start();
   logger.info({ mode: connection.mode, team: identity.teamId, bot: identity.botUserId, ...(port !== undefined && { port }) }, 'Slack connected');
+  const detachSchedules = core.scheduler.attach(new SlackScheduleDelivery(rt));
   let stopping: Promise<void> | undefined;
   return {
     app,
@@ -147,6 +151,7 @@ export async function startSlack(options: StartSlackOptions): Promise<RunningSla
     stopIntake: () => connection.stopIntake(),
     stop: () =>
       (stopping ??= (async () => {
+        detachSchedules();
         await connection.stop();
         await work.stop();
       })()),

@@ -6,6 +6,8 @@ export interface SlackPerson {
   isBot: boolean;
   /** Workspace admin or owner (users.info is_admin / is_owner / is_primary_owner). */
   isAdmin: boolean;
+  /** Their IANA time zone as Slack has it (users.info `tz`). */
+  timezone?: string;
 }
 
 interface UserRecord {
@@ -16,6 +18,7 @@ interface UserRecord {
   is_admin?: boolean;
   is_owner?: boolean;
   is_primary_owner?: boolean;
+  tz?: string;
   profile?: { display_name?: string; real_name?: string };
 }
 
@@ -92,5 +95,6 @@ function toPerson(id: string, user: UserRecord | undefined): SlackPerson {
     displayName: name,
     isBot: user?.is_bot ?? false,
     isAdmin: Boolean(user?.is_admin || user?.is_owner || user?.is_primary_owner),
+    ...(user?.tz && { timezone: user.tz }),
   };
 }

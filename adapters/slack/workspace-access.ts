@@ -33,7 +33,8 @@ function label(facts: ConversationFacts | undefined): string {
   return facts?.name ? `#${facts.name}` : 'that channel';
 }
 
-async function isMember(api: SlackApi, client: WebClient, channel: string, userId: string): Promise<boolean> {
+/** Whether `userId` is in the conversation (its first pages of members). */
+export async function isMember(api: SlackApi, client: WebClient, channel: string, userId: string): Promise<boolean> {
   let cursor: string | undefined;
   for (let page = 0; page < MAX_MEMBER_PAGES; page += 1) {
     const response = await api.call('conversations.members', undefined, () =>

@@ -98,13 +98,20 @@ const schema = z.object({
   MCP_CONFIG: z.string().min(1).optional(),
   WORKSPACE_HISTORY_PAGES: positiveInt.max(50).default(defaults.workspace.historyPages),
   WORKSPACE_CACHE_SECONDS: positiveInt.max(3600).default(defaults.workspace.cacheTtlSeconds),
+  SCHEDULE_GRACE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 60)
+    .default(defaults.schedules.graceMinutes),
   QUOTA_USER_PER_MINUTE: positiveInt.default(defaults.quotas.userRequestsPerMinute),
   QUOTA_GUILD_PER_MINUTE: positiveInt.default(defaults.quotas.guildRequestsPerMinute),
   QUOTA_USER_DAILY_TOKENS: positiveInt.default(defaults.quotas.userDailyTokens),
   QUOTA_GUILD_DAILY_TOKENS: positiveInt.default(defaults.quotas.guildDailyTokens),
 });
 
-function isTimeZone(zone: string): boolean {
+/** Whether `zone` is an IANA time zone this runtime knows ("Europe/Berlin"). */
+export function isTimeZone(zone: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: zone });
     return true;
@@ -162,6 +169,8 @@ export interface Config {
   mcpServers: McpServerConfig[];
   /** Reading a channel's history: pages of it one question may fetch, and how long a read is reused. */
   workspace: { historyPages: number; cacheTtlSeconds: number };
+  /** Scheduled runs: how late one missed while Herald was down may still run (later ones are skipped with a note). */
+  schedules: { graceMs: number };
   quotas: {
     userRequestsPerMinute: number;
     guildRequestsPerMinute: number;
@@ -269,6 +278,7 @@ export function loadConfig(env: Env, options: LoadOptions = {}): Config {
     },
     mcpServers: e.MCP_CONFIG ? readMcpConfig(e.MCP_CONFIG, merged) : [],
     workspace: { historyPages: e.WORKSPACE_HISTORY_PAGES, cacheTtlSeconds: e.WORKSPACE_CACHE_SECONDS },
+    schedules: { graceMs: e.SCHEDULE_GRACE_MINUTES * 60_000 },
     quotas: {
       userRequestsPerMinute: e.QUOTA_USER_PER_MINUTE,
       guildRequestsPerMinute: e.QUOTA_GUILD_PER_MINUTE,

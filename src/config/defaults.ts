@@ -40,6 +40,9 @@ export const defaults = {
     historyPages: 10,
     cacheTtlSeconds: 60,
   },
+  schedules: {
+    graceMinutes: 10,
+  },
   quotas: {
     userRequestsPerMinute: 10,
     guildRequestsPerMinute: 60,

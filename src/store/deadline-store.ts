@@ -1,6 +1,15 @@
 import type { Keyv } from 'keyv';
 import type { Logger } from '../log/logger.ts';
-import type { CounterIncrement, MessageListener, Store, StoreKind, TokenBucketOptions, TokenBucketResult, Unsubscribe } from './store.ts';
+import type {
+  CounterIncrement,
+  MessageListener,
+  ScoredMember,
+  Store,
+  StoreKind,
+  TokenBucketOptions,
+  TokenBucketResult,
+  Unsubscribe,
+} from './store.ts';
 import { StoreUnavailableError } from './store-unavailable-error.ts';
 
 export interface DeadlineOptions {
@@ -76,6 +85,18 @@ export class DeadlineStore implements Store {
 
   readCounters(keys: readonly string[]): Promise<number[]> {
     return this.#within('readCounters', () => this.#inner.readCounters(keys));
+  }
+
+  sortedAdd(set: string, member: string, score: number): Promise<void> {
+    return this.#within('sortedAdd', () => this.#inner.sortedAdd(set, member, score));
+  }
+
+  sortedRemove(set: string, member: string): Promise<boolean> {
+    return this.#within('sortedRemove', () => this.#inner.sortedRemove(set, member));
+  }
+
+  sortedUpTo(set: string, maxScore: number, limit: number): Promise<ScoredMember[]> {
+    return this.#within('sortedUpTo', () => this.#inner.sortedUpTo(set, maxScore, limit));
   }
 
   publish(channel: string, message: string): Promise<void> {

@@ -1,5 +1,14 @@
 import type { Keyv } from 'keyv';
-import type { CounterIncrement, MessageListener, Store, StoreKind, TokenBucketOptions, TokenBucketResult, Unsubscribe } from './store.ts';
+import type {
+  CounterIncrement,
+  MessageListener,
+  ScoredMember,
+  Store,
+  StoreKind,
+  TokenBucketOptions,
+  TokenBucketResult,
+  Unsubscribe,
+} from './store.ts';
 
 /** The key-value half of a Store, shared by every backend: plain delegation to Keyv. */
 export abstract class KeyvStoreBase implements Store {
@@ -32,6 +41,9 @@ export abstract class KeyvStoreBase implements Store {
   abstract incrementBy(key: string, n: number, ttlMs?: number): Promise<number>;
   abstract incrementMany(increments: readonly CounterIncrement[]): Promise<void>;
   abstract readCounters(keys: readonly string[]): Promise<number[]>;
+  abstract sortedAdd(set: string, member: string, score: number): Promise<void>;
+  abstract sortedRemove(set: string, member: string): Promise<boolean>;
+  abstract sortedUpTo(set: string, maxScore: number, limit: number): Promise<ScoredMember[]>;
   abstract publish(channel: string, message: string): Promise<void>;
   abstract subscribe(channel: string, listener: MessageListener): Promise<Unsubscribe>;
   abstract close(): Promise<void>;

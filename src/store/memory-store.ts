@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Keyv } from 'keyv';
 import { KeyvStoreBase } from './keyv-store-base.ts';
 import { LocalChannels } from './local-channels.ts';
-import type { CounterIncrement, MessageListener, TokenBucketOptions, TokenBucketResult, Unsubscribe } from './store.ts';
+import type { CounterIncrement, MessageListener, ScoredMember, TokenBucketOptions, TokenBucketResult, Unsubscribe } from './store.ts';
+import { checkScore } from './sorted-set.ts';
 import { bucketIdleTtlMs, checkBucketOptions, takeFromBucket, type BucketState } from './token-bucket.ts';
 
 interface Entry {
@@ -18,6 +19,7 @@ export class MemoryStore extends KeyvStoreBase {
   readonly #entries = new Map<string, Entry>();
   #putsSinceSweep = 0;
   readonly #channels = new LocalChannels();
+  readonly #sorted = new Map<string, Map<string, number>>();
 
   constructor() {
     super(new Keyv({ store: new Map(), namespace: 'herald' }));
@@ -90,6 +92,27 @@ export class MemoryStore extends KeyvStoreBase {
     return keys.map((key) => this.#live(key)?.num ?? 0);
   }
 
+  async sortedAdd(set: string, member: string, score: number): Promise<void> {
+    checkScore(score);
+    const members = this.#sorted.get(set) ?? new Map<string, number>();
+    members.set(member, score);
+    this.#sorted.set(set, members);
+  }
+
+  async sortedRemove(set: string, member: string): Promise<boolean> {
+    const members = this.#sorted.get(set);
+    if (!members?.delete(member)) return false;
+    if (members.size === 0) this.#sorted.delete(set);
+    return true;
+  }
+
+  async sortedUpTo(set: string, maxScore: number, limit: number): Promise<ScoredMember[]> {
+    const found: ScoredMember[] = [];
+    for (const [member, score] of this.#sorted.get(set) ?? []) if (score <= maxScore) found.push({ member, score });
+    // Ties in lexical order of the member, as Redis orders them.
+    return found.sort((a, b) => a.score - b.score || (a.member < b.member ? -1 : a.member > b.member ? 1 : 0)).slice(0, Math.max(0, limit));
+  }
+
   async publish(channel: string, message: string): Promise<void> {
     this.#channels.publish(channel, message);
   }
@@ -100,6 +123,7 @@ export class MemoryStore extends KeyvStoreBase {
 
   async close(): Promise<void> {
     this.#entries.clear();
+    this.#sorted.clear();
     await this.keyv.disconnect();
   }
 }

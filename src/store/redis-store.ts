@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import KeyvRedis, { createClient, Keyv } from '@keyv/redis';
 import { KeyvStoreBase } from './keyv-store-base.ts';
 import { incrementScript, releaseLockScript, renewLockScript, takeTokensScript } from './redis-scripts.ts';
-import type { CounterIncrement, MessageListener, TokenBucketOptions, TokenBucketResult, Unsubscribe } from './store.ts';
+import type { CounterIncrement, MessageListener, ScoredMember, TokenBucketOptions, TokenBucketResult, Unsubscribe } from './store.ts';
+import { checkScore } from './sorted-set.ts';
 import { bucketIdleTtlMs, checkBucketOptions } from './token-bucket.ts';
 
 /**
@@ -105,6 +106,22 @@ export class RedisStore extends KeyvStoreBase {
     if (keys.length === 0) return [];
     const values = await this.#client.mGet(keys.map((key) => PREFIX + key));
     return values.map((value) => (value === null ? 0 : Number(value)));
+  }
+
+  async sortedAdd(set: string, member: string, score: number): Promise<void> {
+    checkScore(score);
+    await this.#client.zAdd(PREFIX + set, { score, value: member });
+  }
+
+  async sortedRemove(set: string, member: string): Promise<boolean> {
+    return (await this.#client.zRem(PREFIX + set, member)) > 0;
+  }
+
+  async sortedUpTo(set: string, maxScore: number, limit: number): Promise<ScoredMember[]> {
+    if (limit <= 0) return [];
+    const max = maxScore === Infinity ? '+inf' : maxScore === -Infinity ? '-inf' : maxScore;
+    const found = await this.#client.zRangeByScoreWithScores(PREFIX + set, '-inf', max, { LIMIT: { offset: 0, count: limit } });
+    return found.map(({ value, score }) => ({ member: String(value), score: Number(score) }));
   }
 
   async publish(channel: string, message: string): Promise<void> {

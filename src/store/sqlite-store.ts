@@ -6,7 +6,8 @@ import { Keyv } from 'keyv';
 import { KeyvStoreBase } from './keyv-store-base.ts';
 import { LocalChannels } from './local-channels.ts';
 import { NodeSqliteKeyvAdapter } from './sqlite-keyv-adapter.ts';
-import type { CounterIncrement, MessageListener, TokenBucketOptions, TokenBucketResult, Unsubscribe } from './store.ts';
+import { checkScore } from './sorted-set.ts';
+import type { CounterIncrement, MessageListener, ScoredMember, TokenBucketOptions, TokenBucketResult, Unsubscribe } from './store.ts';
 import { bucketIdleTtlMs, checkBucketOptions, takeFromBucket, type BucketState } from './token-bucket.ts';
 
 const PURGE_EVERY_MS = 60_000;
@@ -21,7 +22,20 @@ export class SqliteStore extends KeyvStoreBase {
   readonly path: string;
   readonly #db: DatabaseSync;
   readonly #adapter: NodeSqliteKeyvAdapter;
-  readonly #sql: Record<'insertIfAbsent' | 'renew' | 'release' | 'readBucket' | 'writeBucket' | 'increment' | 'readCounter' | 'purge', StatementSync>;
+  readonly #sql: Record<
+    | 'insertIfAbsent'
+    | 'renew'
+    | 'release'
+    | 'readBucket'
+    | 'writeBucket'
+    | 'increment'
+    | 'readCounter'
+    | 'purge'
+    | 'sortedAdd'
+    | 'sortedRemove'
+    | 'sortedUpTo',
+    StatementSync
+  >;
   #lastPurgeMs = 0;
   /** One instance per file is assumed for publish/subscribe: messages stay in this process. */
   readonly #channels = new LocalChannels();
@@ -45,6 +59,8 @@ export class SqliteStore extends KeyvStoreBase {
     this.#db = db;
     this.#adapter = adapter;
     db.exec('CREATE TABLE IF NOT EXISTS herald_atomic (key TEXT PRIMARY KEY, value TEXT NOT NULL, num REAL NOT NULL, expires INTEGER)');
+    db.exec('CREATE TABLE IF NOT EXISTS herald_sorted (name TEXT NOT NULL, member TEXT NOT NULL, score REAL NOT NULL, PRIMARY KEY (name, member))');
+    db.exec('CREATE INDEX IF NOT EXISTS herald_sorted_by_score ON herald_sorted (name, score, member)');
     const live = '(herald_atomic.expires IS NULL OR herald_atomic.expires > ?)';
     this.#sql = {
       // Inserts, or replaces a row that has expired; RETURNING yields a row only when this call wrote.
@@ -69,6 +85,11 @@ export class SqliteStore extends KeyvStoreBase {
       ),
       readCounter: db.prepare(`SELECT num FROM herald_atomic WHERE key = ? AND ${live}`),
       purge: db.prepare('DELETE FROM herald_atomic WHERE expires IS NOT NULL AND expires <= ?'),
+      sortedAdd: db.prepare(
+        'INSERT INTO herald_sorted (name, member, score) VALUES (?, ?, ?) ON CONFLICT (name, member) DO UPDATE SET score = excluded.score',
+      ),
+      sortedRemove: db.prepare('DELETE FROM herald_sorted WHERE name = ? AND member = ?'),
+      sortedUpTo: db.prepare('SELECT member, score FROM herald_sorted WHERE name = ? AND score <= ? ORDER BY score, member LIMIT ?'),
     };
   }
 
@@ -120,6 +141,21 @@ export class SqliteStore extends KeyvStoreBase {
   async readCounters(keys: readonly string[]): Promise<number[]> {
     const now = Date.now();
     return keys.map((key) => (this.#sql.readCounter.get(key, now) as { num: number } | undefined)?.num ?? 0);
+  }
+
+  async sortedAdd(set: string, member: string, score: number): Promise<void> {
+    checkScore(score);
+    this.#sql.sortedAdd.run(set, member, score);
+  }
+
+  async sortedRemove(set: string, member: string): Promise<boolean> {
+    return Number(this.#sql.sortedRemove.run(set, member).changes) > 0;
+  }
+
+  async sortedUpTo(set: string, maxScore: number, limit: number): Promise<ScoredMember[]> {
+    if (limit <= 0) return [];
+    const rows = this.#sql.sortedUpTo.all(set, maxScore, limit) as Array<{ member: string; score: number }>;
+    return rows.map(({ member, score }) => ({ member, score }));
   }
 
   async publish(channel: string, message: string): Promise<void> {

@@ -19,6 +19,12 @@ export interface TokenBucketResult {
   retryAfterMs: number;
 }
 
+/** A member of a sorted set with its score (for schedules: a schedule id and when it is due, ms since the epoch). */
+export interface ScoredMember {
+  member: string;
+  score: number;
+}
+
 export type MessageListener = (message: string) => void;
 export type Unsubscribe = () => Promise<void>;
 
@@ -62,6 +68,13 @@ export interface Store {
   incrementMany(increments: readonly CounterIncrement[]): Promise<void>;
   /** Current values of counters; 0 for missing or expired ones. */
   readCounters(keys: readonly string[]): Promise<number[]>;
+
+  /** Puts `member` in the sorted set `set` at `score`, moving it there when it is already in. */
+  sortedAdd(set: string, member: string, score: number): Promise<void>;
+  /** Takes `member` out of `set`; true when it was in. */
+  sortedRemove(set: string, member: string): Promise<boolean>;
+  /** Up to `limit` members scored at most `maxScore`, lowest first; they stay in the set. */
+  sortedUpTo(set: string, maxScore: number, limit: number): Promise<ScoredMember[]>;
 
   /** Sends `message` to every subscriber of `channel` in every instance sharing this store, this one included. */
   publish(channel: string, message: string): Promise<void>;

@@ -13,6 +13,8 @@ export interface HarnessOptions {
   fake?: FakeDiscordOptions;
   emulator?: EmulatorOptions;
   hooks?: Omit<PlatformHooks, 'shutdown'>;
+  /** The clock schedules run by. */
+  now?: () => number;
 }
 
 /** The real core against the service emulator, the real discord.js client against the fake Discord. */
@@ -47,9 +49,11 @@ export interface InstanceOptions {
   /** A store shared with other instances in this process, instead of one from STORE_URL. */
   store?: Store;
   hooks?: Omit<PlatformHooks, 'shutdown'>;
+  /** The clock schedules run by. */
+  now?: () => number;
 }
 
-export async function startInstance({ fake, emu, env, store, hooks }: InstanceOptions): Promise<Instance> {
+export async function startInstance({ fake, emu, env, store, hooks, now }: InstanceOptions): Promise<Instance> {
   const config = loadConfig(
     {
       API_BASE_URL: emu.url,
@@ -62,7 +66,7 @@ export async function startInstance({ fake, emu, env, store, hooks }: InstanceOp
     },
     { envFile: '/nonexistent/.env' },
   );
-  const core = await createCore(config, silentLogger, store && { store });
+  const core = await createCore(config, silentLogger, { ...(store && { store }), ...(now && { now }) });
   let finished = 0;
   const waiters = new Set<() => void>();
   const never = new AbortController().signal;
@@ -115,7 +119,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const emu = await startEmulator(options.emulator);
   const fake = await startFakeDiscord({ heartbeatIntervalMs: 1000, ...options.fake });
   const env = typeof options.env === 'function' ? options.env(fake) : options.env;
-  const instance = await startInstance({ fake, emu, env, hooks: options.hooks });
+  const instance = await startInstance({ fake, emu, env, hooks: options.hooks, ...(options.now && { now: options.now }) });
   const { config, core, bot } = instance;
   return {
     fake,

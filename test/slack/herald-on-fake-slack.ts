@@ -42,6 +42,8 @@ export interface StartOptions {
   health?: HealthRegistry;
   /** The shutdown the adapter answers to (a coordinator's signals and tracking). */
   shutdown?: PlatformHooks['shutdown'];
+  /** The clock schedules run by. */
+  now?: () => number;
 }
 
 export async function startHerald(fake: FakeSlack, emu: Emulator, options: StartOptions): Promise<HeraldOnSlack> {
@@ -61,7 +63,7 @@ export async function startHerald(fake: FakeSlack, emu: Emulator, options: Start
     },
     { envFile: '/nonexistent/.env' },
   );
-  const core = await createCore(config, logger, options.store ? { store: options.store } : {});
+  const core = await createCore(config, logger, { ...(options.store && { store: options.store }), ...(options.now && { now: options.now }) });
   const metrics = createMetrics({ defaultMetrics: false });
   const working = new Set<Promise<unknown>>();
   const track = <T>(work: Promise<T>): Promise<T> => {

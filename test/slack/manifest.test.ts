@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { slackCommands } from '../../adapters/slack/command-listeners.ts';
+import { slackCommandName, slackCommands } from '../../adapters/slack/command-listeners.ts';
 import type { FakeSlack } from '../fakes/slack/index.ts';
 import { startSlackWorld, stopSlackWorld, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
 
@@ -23,7 +23,7 @@ const manifest = parse(readFileSync(new URL('../../adapters/slack/manifest.yml',
 
 describe('the Slack app manifest', () => {
   it('declares every command, the events Herald answers, the assistant view and Socket Mode', () => {
-    expect(manifest.features.slash_commands.map((c) => c.command).sort()).toEqual(slackCommands.map((c) => `/${c.name}`).sort());
+    expect(manifest.features.slash_commands.map((c) => c.command).sort()).toEqual(slackCommands.map(slackCommandName).sort());
     for (const c of manifest.features.slash_commands) expect(c.description.length).toBeLessThanOrEqual(100);
     expect(manifest.settings.event_subscriptions.bot_events).toEqual(
       expect.arrayContaining(['app_mention', 'assistant_thread_started', 'message.im', 'message.channels']),

@@ -2,11 +2,12 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { slackShortcuts as actionShortcuts } from '../../adapters/slack/shortcut-listeners.ts';
+import { remindShortcut } from '../../adapters/slack/remind-shortcut.ts';
 import { summaryShortcuts } from '../../adapters/slack/summary-listeners.ts';
 import type { FakeSlack, Json } from '../fakes/slack/index.ts';
 import { startSlackWorld, stopSlackWorld, type Emulator, type HeraldOnSlack } from './herald-on-fake-slack.ts';
 
-const slackShortcuts = [...actionShortcuts, ...summaryShortcuts];
+const slackShortcuts = [...actionShortcuts, ...summaryShortcuts, remindShortcut];
 const fixture = (path: string) => readFileSync(new URL(`../fixtures/${path}`, import.meta.url));
 
 interface Manifest {

@@ -1,4 +1,4 @@
-import { DiscordAPIError, MessageFlags, type Client, type TextChannel } from 'discord.js';
+import { DiscordAPIError, MessageFlags, Routes, type Client, type TextChannel } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeDiscord, type FakeDiscord } from './index.ts';
 import { readyClient } from './test-client.ts';
@@ -43,6 +43,21 @@ describe('fake discord: bot messages through discord.js', () => {
     expect(sent.mentions.users.size).toBe(0);
     const request = fake.requests.find((r) => r.method === 'POST' && r.route === '/channels/:channel_id/messages');
     expect(request?.body).toMatchObject({ allowed_mentions: { parse: [] } });
+  });
+
+  it('enforce_nonce: the same nonce from the same author returns the message it made, and creates nothing', async () => {
+    const post = (body: Record<string, unknown>) => client.rest.post(Routes.channelMessages(channel.id), { body }) as Promise<{ id: string }>;
+    const first = await post({ content: 'once', nonce: 'run-1', enforce_nonce: true });
+    const again = await post({ content: 'once, retried', nonce: 'run-1', enforce_nonce: true });
+    expect(again.id).toBe(first.id);
+    expect(fake.messages(fake.textChannel.id).map((m) => m.content)).toEqual(['once']);
+    expect(fake.dispatched('MESSAGE_CREATE').filter((e) => e.d.nonce === 'run-1')).toHaveLength(1);
+    // Without enforce_nonce a nonce is only echoed; another nonce is another message.
+    const unenforced = await post({ content: 'twice', nonce: 'run-1' });
+    const other = await post({ content: 'other', nonce: 'run-2', enforce_nonce: true });
+    expect(new Set([first.id, unenforced.id, other.id]).size).toBe(3);
+    const tooLong = await apiError(post({ content: 'x', nonce: 'n'.repeat(26), enforce_nonce: true }));
+    expect(tooLong.code).toBe(50035);
   });
 
   it('pings users by default and edits replace content, with MESSAGE_UPDATE to the bot', async () => {

@@ -34,9 +34,9 @@ import { Workspace } from './state.ts';
 import type { AssistantThreadState, Json, OtherBot, SlackChannel, SlackUser, StoredFile, StoredMessage } from './state.ts';
 import { waitFor } from './wait-for.ts';
 import { WebApi } from './web-api.ts';
-import type { ApiCall } from './web-api.ts';
+import type { ApiCall, HeldResponse } from './web-api.ts';
 
-export type { ApiCall, AssistantThreadState, DeliveryOptions, FileFetch, HeldTransfer, HttpDelivery, Json, NewFile, RateLimitOptions };
+export type { ApiCall, AssistantThreadState, HeldResponse, DeliveryOptions, FileFetch, HeldTransfer, HttpDelivery, Json, NewFile, RateLimitOptions };
 export type { ResponseUrlPost, Served429, SlackChannel, SlackUser, SlashCommandOptions, StoredFile, StoredMessage, UploadPost };
 export type { SocketConnection, SocketDelivery, SocketDeliveryOptions } from './socket-mode.ts';
 export type { AssistantThreadOptions, BotPostOptions, FileShareOptions, MentionOptions, PostOptions } from './event-builders.ts';
@@ -316,6 +316,11 @@ export class FakeSlack {
   /** The next `times` calls of `method` get 429 with this Retry-After. */
   forceRateLimit(method: string, options?: { times?: number; retryAfterSec?: number }): void {
     this.#rateLimiter.force(method, options);
+  }
+
+  /** The next call of `method` is done at once but answered only once released. */
+  holdResponse(method: string): HeldResponse {
+    return this.#webApi.holdResponse(method);
   }
 
   /** The next `times` calls of `method` answer {ok:false, error}. */

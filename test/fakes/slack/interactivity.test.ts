@@ -114,4 +114,51 @@ describe('interactivity in the fake Slack: presses, views and ephemeral messages
     expect(fake.workspace.ephemeral).toEqual([expect.objectContaining({ channel: fake.channelId, user: fake.userId, text: 'only you' })]);
     expect(fake.messages(fake.channelId)).toEqual([]);
   });
+
+  it("a shortcut's trigger opens a modal, and its submission carries the typed values; errors in the ack come back to Slack", async () => {
+    const submitted: Json[] = [];
+    running = await startHttpApp(fake, (app) => {
+      app.shortcut({ type: 'message_action', callback_id: 'remind' }, async ({ ack, shortcut, client }) => {
+        await ack();
+        await client.views.open({
+          trigger_id: shortcut.trigger_id,
+          view: {
+            type: 'modal',
+            callback_id: 'when',
+            title: { type: 'plain_text', text: 'Remind me' },
+            submit: { type: 'plain_text', text: 'Save' },
+            private_metadata: 'meta',
+            blocks: [
+              {
+                type: 'input',
+                block_id: 'when_block',
+                label: { type: 'plain_text', text: 'When?' },
+                element: { type: 'plain_text_input', action_id: 'when', max_length: 20 },
+              },
+            ],
+          },
+        });
+      });
+      app.view('when', async ({ ack, view }) => {
+        submitted.push(view as unknown as Json);
+        const value = view.state.values.when_block?.when?.value;
+        await ack(value === 'never' ? { response_action: 'errors', errors: { when_block: 'Pick a time.' } } : undefined);
+      });
+    });
+    const ts = fake.workspace.seedHistory(fake.channelId, [{ user: fake.userId, text: 'the launch', at: Date.now() }])[0]!.ts;
+    await fake.sendInteractive(fake.messageShortcutPayload({ callbackId: 'remind', messageTs: ts }));
+    const opened = await fake.waitFor(() => fake.workspace.openedViews[0]);
+    expect(() => fake.interactions.submitView({ viewId: String(opened.id), values: {} })).toThrow(/required/);
+    expect(() => fake.interactions.submitView({ viewId: String(opened.id), values: { when: 'x'.repeat(21) } })).toThrow(/max_length/);
+    const refused = await fake.sendInteractive(fake.interactions.submitView({ viewId: String(opened.id), values: { when: 'never' } }));
+    expect(JSON.parse(refused.responseBody)).toEqual({ response_action: 'errors', errors: { when_block: 'Pick a time.' } });
+    const accepted = await fake.sendInteractive(fake.interactions.submitView({ viewId: String(opened.id), values: { when: 'tomorrow 9am' } }));
+    expect(accepted.status).toBe(200);
+    expect(submitted[1]).toMatchObject({
+      id: opened.id,
+      callback_id: 'when',
+      private_metadata: 'meta',
+      state: { values: { when_block: { when: { type: 'plain_text_input', value: 'tomorrow 9am' } } } },
+    });
+  });
 });

@@ -26,6 +26,14 @@ export interface InteractionsDeps {
   defaults: { userId: string };
 }
 
+export interface SubmitViewOptions {
+  /** The id views.open answered with. */
+  viewId: string;
+  /** What the person typed, by the action_id of each input's element. */
+  values: Record<string, string>;
+  user?: string;
+}
+
 interface FoundElement {
   blockId: string;
   element: Json;
@@ -50,6 +58,13 @@ function findElement(message: StoredMessage, actionId: string): FoundElement | u
   return undefined;
 }
 
+/** A fresh trigger id, recorded so that views.open takes it once within three seconds. */
+export function issueTrigger(ws: Workspace): string {
+  const id = triggerId();
+  ws.triggers.set(id, { issuedAt: Date.now(), used: false });
+  return id;
+}
+
 export class Interactions {
   readonly #deps: InteractionsDeps;
 
@@ -59,9 +74,7 @@ export class Interactions {
 
   /** A fresh trigger id, good for one views.open within three seconds. */
   issueTrigger(): string {
-    const id = triggerId();
-    this.#deps.ws.triggers.set(id, { issuedAt: Date.now(), used: false });
-    return id;
+    return issueTrigger(this.#deps.ws);
   }
 
   /**
@@ -99,6 +112,48 @@ export class Interactions {
       state: { values: {} },
       response_url: responseUrls.mint('actions', options.channel, user, message.ts),
       actions: [action],
+    };
+  }
+
+  /**
+   * Someone fills in a modal the app opened and presses its submit button: the `view_submission` payload, with the
+   * view as opened and `state.values` keyed by block_id then action_id. As Slack's client does, refuses to submit
+   * a required input left empty or a text outside its element's min_length/max_length.
+   */
+  submitView(options: SubmitViewOptions): Json {
+    const { ws, verificationToken } = this.#deps;
+    const view = ws.openedViews.find((v) => v.id === options.viewId);
+    if (!view) throw new Error(`no opened view ${options.viewId}`);
+    const user = options.user ?? this.#deps.defaults.userId;
+    const values: Record<string, Record<string, Json>> = {};
+    const known = new Set<string>();
+    for (const [index, block] of ((view.blocks as unknown[]) ?? []).entries()) {
+      if (!isRecord(block) || block.type !== 'input' || !isRecord(block.element)) continue;
+      const element = block.element;
+      const actionId = String(element.action_id);
+      known.add(actionId);
+      const value = options.values[actionId] ?? '';
+      if (value === '' && block.optional !== true) throw new Error(`the required input ${actionId} is empty`);
+      if (typeof element.max_length === 'number' && value.length > element.max_length) throw new Error(`${actionId} is over its max_length`);
+      if (typeof element.min_length === 'number' && value !== '' && value.length < element.min_length)
+        throw new Error(`${actionId} is under its min_length`);
+      const blockId = typeof block.block_id === 'string' ? block.block_id : `blk${String(view.id)}${index}`;
+      values[blockId] = { [actionId]: { type: element.type, value: value === '' ? null : value } };
+    }
+    const unknown = Object.keys(options.values).find((id) => !known.has(id));
+    if (unknown) throw new Error(`the view has no input ${unknown}`);
+    const person = ws.users.get(user);
+    return {
+      type: 'view_submission',
+      team: { id: ws.identity.teamId, domain: ws.identity.teamDomain },
+      user: { id: user, username: person?.name ?? 'user', name: person?.name ?? 'user', team_id: ws.identity.teamId },
+      api_app_id: ws.identity.appId,
+      token: verificationToken,
+      trigger_id: this.issueTrigger(),
+      view: { ...view, state: { values } },
+      response_urls: [],
+      enterprise: null,
+      is_enterprise_install: false,
     };
   }
 

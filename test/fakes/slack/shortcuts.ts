@@ -1,4 +1,4 @@
-import { triggerId } from './ids.ts';
+import { issueTrigger } from './interactivity.ts';
 import type { ResponseUrls } from './response-urls.ts';
 import type { Json, Workspace } from './state.ts';
 
@@ -41,7 +41,7 @@ export function messageShortcutPayload(deps: MessageShortcutDeps, input: Message
     is_enterprise_install: false,
     enterprise: null,
     callback_id: input.callbackId,
-    trigger_id: triggerId(),
+    trigger_id: issueTrigger(ws),
     response_url: deps.responseUrls.mint('actions', channel, user),
     message_ts: message.ts,
     message: ws.render(message),

@@ -1,4 +1,4 @@
-import { triggerId } from './ids.ts';
+import { issueTrigger } from './interactivity.ts';
 import type { ResponseUrls } from './response-urls.ts';
 import type { Workspace } from './state.ts';
 
@@ -35,6 +35,6 @@ export function slashCommandFields(deps: SlashCommandDeps, input: SlashCommandIn
     api_app_id: ws.identity.appId,
     is_enterprise_install: 'false',
     response_url: responseUrls.mint('commands', channelId, userId),
-    trigger_id: triggerId(),
+    trigger_id: issueTrigger(ws),
   };
 }

@@ -45,10 +45,18 @@ interface Injected {
   error: string;
 }
 
+/** The next call of a method, done by Slack but answered only once released (a response lost in a dying process). */
+export interface HeldResponse {
+  /** Resolves with the call once Slack has done it and is holding its answer. */
+  readonly reached: Promise<ApiCall>;
+  release(): void;
+}
+
 export class WebApi {
   readonly log: ApiCall[] = [];
   readonly #core: FakeCore;
   readonly #injected = new Map<string, Injected>();
+  readonly #held = new Map<string, { reached: (call: ApiCall) => void; released: Promise<void> }>();
 
   constructor(core: FakeCore) {
     this.#core = core;
@@ -57,6 +65,15 @@ export class WebApi {
   /** Makes the next `times` calls of a method answer {ok:false, error} after passing auth and rate limits. */
   injectError(method: string, error: string, times = 1): void {
     this.#injected.set(method, { error, times });
+  }
+
+  /** Holds the answer to the next call of `method`: Slack does what it asks at once, but answers only once released. */
+  holdResponse(method: string): HeldResponse {
+    let reached!: (call: ApiCall) => void;
+    let release!: () => void;
+    const held = { reached: new Promise<ApiCall>((resolve) => (reached = resolve)), released: new Promise<void>((resolve) => (release = resolve)) };
+    this.#held.set(method, { reached, released: held.released });
+    return { reached: held.reached, release };
   }
 
   async handle(req: IncomingMessage, res: ServerResponse, method: string, url: URL): Promise<void> {
@@ -113,6 +130,12 @@ export class WebApi {
       response.warning = 'missing_charset';
       const metadata = (response.response_metadata ?? {}) as Json;
       response.response_metadata = { ...metadata, warnings: ['missing_charset'] };
+    }
+    const held = this.#held.get(method);
+    if (held) {
+      this.#held.delete(method);
+      held.reached({ method, args, contentType, status: 200, response, at });
+      await held.released;
     }
     return finish(200, response, scopeHeaders);
   }

@@ -1,0 +1,88 @@
+import { HeraldError } from '../src/errors.ts';
+import type { Schedule, ScheduleActor, ScheduleTarget } from '../src/schedules/schedule.ts';
+import type { ScheduleService } from '../src/schedules/schedule-service.ts';
+import type { UserTimezones } from '../src/schedules/user-timezones.ts';
+import type { CommandServices, InvocationContext } from './command.ts';
+
+/** The schedule service and time zones, or a refusal where the entry point runs no scheduler. */
+export function scheduling(services: Pick<CommandServices, 'schedules' | 'timezones'>): { schedules: ScheduleService; timezones: UserTimezones } {
+  const { schedules, timezones } = services;
+  if (!schedules || !timezones) throw new HeraldError('Reminders and schedules are not available here.', { code: 'no_scheduler' });
+  return { schedules, timezones };
+}
+
+const instantFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** "Fri 27 Nov, 09:00 CET": an instant as the user reads it in their zone. */
+export function instantIn(at: number, timeZone: string): string {
+  let format = instantFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      weekday: 'short',
+      day: 'numeric',
+      month: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZoneName: 'short',
+    });
+    instantFormats.set(timeZone, format);
+  }
+  return format.format(at);
+}
+
+/** Who manages schedules from this invocation. */
+export function actorOf(ctx: InvocationContext): ScheduleActor {
+  return {
+    platform: ctx.platform,
+    ...(ctx.workspaceId !== undefined && { workspaceId: ctx.workspaceId }),
+    userId: ctx.user.id,
+    isAdmin: ctx.user.isAdmin,
+  };
+}
+
+/** The zone the invoking user reads times in: their own choice, the platform's, their workspace's, then TZ. */
+export function zoneOf(ctx: Pick<InvocationContext, 'platform' | 'workspaceId' | 'user'>, timezones: UserTimezones): Promise<string> {
+  return timezones.resolve({
+    platform: ctx.platform,
+    userId: ctx.user.id,
+    ...(ctx.workspaceId !== undefined && { workspaceId: ctx.workspaceId }),
+    ...(ctx.user.timezone !== undefined && { platformZone: ctx.user.timezone }),
+  });
+}
+
+/** Where the user is looking from: a channel, and the thread in it. */
+type Here = Pick<InvocationContext, 'channelId' | 'threadId'>;
+
+/** Where a run posts, as seen from where the command was run. */
+function placeOf(target: ScheduleTarget, ctx: Here): string {
+  if (target.type === 'direct') return 'in your direct messages';
+  const id = target.threadId ?? target.channelId;
+  if (id === (ctx.threadId ?? ctx.channelId)) return 'here';
+  return `in <#${id}>`;
+}
+
+/** When it runs next: the next occurrence in the creator's zone, or that it is paused. */
+function nextOf(schedule: Schedule): string {
+  if (schedule.state === 'paused') return 'paused';
+  return schedule.nextRunAt === null ? 'done' : `next ${instantIn(schedule.nextRunAt, schedule.timezone)}`;
+}
+
+const KIND_MARK: Record<Schedule['kind'], string> = { reminder: '⏰', prompt: '💬', summary: '📰' };
+const TEXT_CHARS = 80;
+
+/** One schedule in a list: its id to name it by, what, when and where. */
+export function scheduleLine(schedule: Schedule, ctx: InvocationContext): string {
+  const text = schedule.text.length > TEXT_CHARS ? `${schedule.text.slice(0, TEXT_CHARS - 1)}…` : schedule.text;
+  const what =
+    schedule.kind === 'summary' && schedule.source ? `summary of <#${schedule.source.threadId ?? schedule.source.channelId}>` : `“${text}”`;
+  const owner = schedule.creator.id === ctx.user.id ? '' : ` · by ${schedule.creator.displayName}`;
+  const recurring = schedule.timing.type === 'recurring' ? `${schedule.when} · ` : '';
+  return `\`${schedule.id}\` ${KIND_MARK[schedule.kind]} ${what} · ${recurring}${nextOf(schedule)} · ${placeOf(schedule.target, ctx)}${owner}`;
+}
+
+/** What a user is told once a schedule is set: when it runs, where, and the id to pause or delete it by. */
+export function confirmation(schedule: Schedule, ctx: Here): string {
+  const when = schedule.timing.type === 'recurring' ? `${schedule.when}, ${nextOf(schedule)}` : nextOf(schedule).replace(/^next /, '');
+  return `${KIND_MARK[schedule.kind]} Set: ${when}, ${placeOf(schedule.target, ctx)}. Its id is \`${schedule.id}\` (to pause or delete it).`;
+}

@@ -1,0 +1,77 @@
+/**
+ * Wall-clock time in an IANA zone, as a "wall" number: the ms since the epoch that a UTC clock showing the same
+ * date and time would have. Converting back handles daylight-saving changes the way schedules need them.
+ */
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+function formatFor(timeZone: string): Intl.DateTimeFormat {
+  let format = formats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+      hourCycle: 'h23',
+    });
+    formats.set(timeZone, format);
+  }
+  return format;
+}
+
+/** The zone's wall clock at `instant`, as a wall number (whole seconds; the milliseconds carried over). */
+export function wallClock(instant: number, timeZone: string): number {
+  const p: Record<string, number> = {};
+  for (const part of formatFor(timeZone).formatToParts(instant)) if (part.type !== 'literal') p[part.type] = Number(part.value);
+  const ms = ((instant % 1000) + 1000) % 1000;
+  return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!) + ms;
+}
+
+const HOUR_MS = 3_600_000;
+const MINUTE_MS = 60_000;
+
+/**
+ * The instant the zone's clock shows `wall`. A wall time that happens twice (clocks going back) is its first
+ * instant; one that does not exist that day (clocks going forward) becomes the first valid minute after the gap.
+ */
+export function instantOf(wall: number, timeZone: string): number {
+  // The offsets in force well before and well after any change near `wall` (changes are never 26 hours apart).
+  const early = wall - (wallClock(wall - 13 * HOUR_MS, timeZone) - (wall - 13 * HOUR_MS));
+  const late = wall - (wallClock(wall + 13 * HOUR_MS, timeZone) - (wall + 13 * HOUR_MS));
+  const candidates = [early, late].filter((t) => wallClock(t, timeZone) === wall).sort((a, b) => a - b);
+  if (candidates.length > 0) return candidates[0]!;
+  // In the gap: the first minute whose wall time is past `wall` is where the clock jumped to.
+  let low = Math.min(early, late);
+  let high = Math.max(early, late);
+  while (high - low > MINUTE_MS) {
+    const middle = low + Math.floor((high - low) / 2 / MINUTE_MS) * MINUTE_MS;
+    if (wallClock(middle, timeZone) > wall) high = middle;
+    else low = middle;
+  }
+  return wallClock(low, timeZone) > wall ? low : high;
+}
+
+const shown = new Map<string, Intl.DateTimeFormat>();
+
+/** "Fri, 27 Nov 2026, 09:00" in the zone: how a user is told when something runs. */
+export function formatWhen(instant: number, timeZone: string): string {
+  let format = shown.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      weekday: 'short',
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    shown.set(timeZone, format);
+  }
+  return format.format(instant);
+}
