@@ -125,8 +125,8 @@ export class Scheduler {
     for (;;) {
       const { runs, more } = await this.#startDue();
       const results = await Promise.all(runs);
-      // Another round only while this one was cut at MAX_RUNNING and did something (not all held elsewhere).
-      if (!more || results.every((result) => result === 'held')) return;
+      // Another round only while this one was cut at MAX_RUNNING and did something (not all held elsewhere or put off).
+      if (!more || results.every((result) => result === 'held' || result === 'deferred')) return;
     }
   }
 
@@ -161,7 +161,7 @@ export class Scheduler {
       // A run that did something may have made the next one due sooner; one held elsewhere is tried again once the
       // other instance's lease could have lapsed (not at once: that would spin while it runs).
       for (const run of (await this.#startDue()).runs) {
-        void run.then((result) => this.#lookWithin(result === 'held' || result === 'elsewhere' ? this.#retryMs() : 0));
+        void run.then((result) => this.#lookWithin(result === 'held' || result === 'elsewhere' || result === 'deferred' ? this.#retryMs() : 0));
       }
       delayMs = await this.#untilNext();
     } catch (error) {
@@ -186,7 +186,7 @@ export class Scheduler {
     const next = upcoming.find(({ id }) => !this.#running.has(id));
     if (!next) return this.#pollMs;
     const wait = next.dueAt - this.#now();
-    // Due but not taken: another instance holds it (or its platform is not here); look again once a lease could lapse.
+    // Due but not taken (held elsewhere, put off by a limit, or of a platform not here): look again in a while.
     return wait > 0 ? Math.min(this.#pollMs, wait) : this.#retryMs();
   }
 
