@@ -129,7 +129,7 @@ export class ScheduleRunner {
     try {
       const now = this.#deps.now();
       const outcome = await this.#perform(schedule, now, `${schedule.id}:now:${now}`, delivery, lease.signal);
-      if (outcome.kind === 'failed') await this.#notify(delivery, schedule, failedNote(schedule, now, outcome.reason));
+      if (outcome.kind === 'failed' || outcome.kind === 'limited') await this.#notify(delivery, schedule, failedNote(schedule, now, outcome.reason));
     } finally {
       await lease.end(logger);
     }
