@@ -68,12 +68,12 @@ export class ScheduleRunner {
     this.#deps = deps;
   }
 
-  /** Runs the occurrence of schedule `id` due at `dueAt`, unless it is not due then any more or another instance has it. */
-  async runOccurrence(id: string, dueAt: number, signal: AbortSignal): Promise<RunResult> {
+  /** Runs the occurrence of `platform`'s schedule `id` due at `dueAt`, unless it is not due then any more or another instance has it. */
+  async runOccurrence(platform: string, id: string, dueAt: number, signal: AbortSignal): Promise<RunResult> {
     const { store, records, leaseMs, logger } = this.#deps;
     const schedule = await records.get(id);
     if (!schedule) {
-      await records.forgetDue(id);
+      await records.forgetDue(platform, id);
       return 'stale';
     }
     if (schedule.state !== 'active' || schedule.nextRunAt !== dueAt) return 'stale';

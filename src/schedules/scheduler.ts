@@ -182,31 +182,42 @@ export class Scheduler {
 
   /** How long to sleep: until the next occurrence not running here, sooner while one is due but held elsewhere. */
   async #untilNext(): Promise<number> {
-    const upcoming = await this.#records.dueBy(Infinity, this.#running.size + 1);
-    const next = upcoming.find(({ id }) => !this.#running.has(id));
-    if (!next) return this.#pollMs;
-    const wait = next.dueAt - this.#now();
-    // Due but not taken (held elsewhere, put off by a limit, or of a platform not here): look again in a while.
-    return wait > 0 ? Math.min(this.#pollMs, wait) : this.#retryMs();
-  }
-
-  /** Starts the due occurrences not running here yet, up to MAX_RUNNING at once; `more` when some had to wait. */
-  async #startDue(): Promise<{ runs: Promise<RunResult | undefined>[]; more: boolean }> {
-    const due = await this.#records.dueBy(this.#now(), BATCH);
-    const runs: Promise<RunResult | undefined>[] = [];
-    for (const { id, dueAt } of due) {
-      if (this.#running.has(id)) continue;
-      if (this.#running.size >= MAX_RUNNING) return { runs, more: true };
-      const run = this.#run(id, dueAt).finally(() => this.#running.delete(id));
-      this.#running.set(id, run);
-      runs.push(run);
+    let delayMs = this.#pollMs;
+    for (const platform of this.#deliveries.keys()) {
+      const upcoming = await this.#records.dueBy(platform, Infinity, this.#running.size + 1);
+      const next = upcoming.find(({ id }) => !this.#running.has(id));
+      if (!next) continue;
+      const wait = next.dueAt - this.#now();
+      // Due but not taken (held elsewhere, or put off by a limit): look again in a while.
+      delayMs = Math.min(delayMs, wait > 0 ? wait : this.#retryMs());
     }
-    return { runs, more: due.length === BATCH };
+    return delayMs;
   }
 
-  async #run(id: string, dueAt: number): Promise<RunResult | undefined> {
+  /**
+   * Starts the due occurrences of the platforms attached here that are not running yet, up to MAX_RUNNING at once;
+   * `more` when some had to wait.
+   */
+  async #startDue(): Promise<{ runs: Promise<RunResult | undefined>[]; more: boolean }> {
+    const runs: Promise<RunResult | undefined>[] = [];
+    let more = false;
+    for (const platform of this.#deliveries.keys()) {
+      const due = await this.#records.dueBy(platform, this.#now(), BATCH);
+      for (const { id, dueAt } of due) {
+        if (this.#running.has(id)) continue;
+        if (this.#running.size >= MAX_RUNNING) return { runs, more: true };
+        const run = this.#run(platform, id, dueAt).finally(() => this.#running.delete(id));
+        this.#running.set(id, run);
+        runs.push(run);
+      }
+      more ||= due.length === BATCH;
+    }
+    return { runs, more };
+  }
+
+  async #run(platform: string, id: string, dueAt: number): Promise<RunResult | undefined> {
     try {
-      const result = await this.#runner.runOccurrence(id, dueAt, this.#stopping.signal);
+      const result = await this.#runner.runOccurrence(platform, id, dueAt, this.#stopping.signal);
       this.#deps.logger.debug({ schedule: id, dueAt, result }, 'schedule occurrence');
       this.#deps.onRun?.({ scheduleId: id, dueAt, result });
       return result;

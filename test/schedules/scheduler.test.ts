@@ -196,6 +196,15 @@ describe('Scheduler', () => {
     expect(await scheduler.service.list(alice)).toEqual([]);
   });
 
+  it('reads only the due schedules of the platforms it delivers, however many others are due', async () => {
+    const { clock, scheduler, delivery, create } = instance();
+    for (let i = 0; i < 60; i++) await create({ when: 'in 20 minutes', platform: 'elsewhere', creator: { id: `U-${i}`, displayName: `user ${i}` } });
+    const ours = await create({ when: 'in 21 minutes' });
+    clock.now += 21 * 60_000;
+    await scheduler.tick();
+    expect(delivery.posts.map((p) => p.scheduleId)).toEqual([ours.id]);
+  });
+
   it('runs what was missed while down within the grace window once, and skips older ones with a note', async () => {
     const { clock, scheduler, delivery, create } = instance();
     const late = await create({ when: 'in 60 minutes', text: 'late but fine' });
