@@ -3,8 +3,10 @@ import type { Store } from '../store/store.ts';
 import type { Schedule } from './schedule.ts';
 import { ScheduleError } from './schedule-error.ts';
 
-/** The sorted set of active schedules by their next occurrence: what the scheduler reads. */
-const DUE = 'schedules:due';
+/** The sorted set of a platform's active schedules by their next occurrence: what its schedulers read. */
+function dueIndex(platform: string): string {
+  return `schedules:due:${platform}`;
+}
 /** How long a change may hold a schedule (a holder that died frees it after this), and how often a waiting one looks. */
 const EDIT_LOCK_MS = 5000;
 const EDIT_RETRY_MS = 20;
@@ -36,7 +38,7 @@ export class ScheduleRecords {
   }
 
   async remove(schedule: Schedule): Promise<void> {
-    await this.#store.sortedRemove(DUE, schedule.id);
+    await this.#store.sortedRemove(dueIndex(schedule.platform), schedule.id);
     await this.#store.sortedRemove(creatorIndex(schedule.platform, schedule.creator.id), schedule.id);
     await this.#store.sortedRemove(workspaceIndex(schedule.platform, schedule.workspaceId), schedule.id);
     await this.#store.delete(recordKey(schedule.id));
@@ -85,19 +87,20 @@ export class ScheduleRecords {
     return (await this.#store.sortedUpTo(workspaceIndex(platform, workspaceId), Infinity, LIST_LIMIT)).length;
   }
 
-  /** Active schedules due by `time` (their id and occurrence), soonest first. */
-  async dueBy(time: number, limit: number): Promise<Array<{ id: string; dueAt: number }>> {
-    return (await this.#store.sortedUpTo(DUE, time, limit)).map(({ member, score }) => ({ id: member, dueAt: score }));
+  /** A platform's active schedules due by `time` (their id and occurrence), soonest first. */
+  async dueBy(platform: string, time: number, limit: number): Promise<Array<{ id: string; dueAt: number }>> {
+    return (await this.#store.sortedUpTo(dueIndex(platform), time, limit)).map(({ member, score }) => ({ id: member, dueAt: score }));
   }
 
-  /** Takes an id out of the due index (its record is gone). */
-  async forgetDue(id: string): Promise<void> {
-    await this.#store.sortedRemove(DUE, id);
+  /** Takes an id out of a platform's due index (its record is gone). */
+  async forgetDue(platform: string, id: string): Promise<void> {
+    await this.#store.sortedRemove(dueIndex(platform), id);
   }
 
   async #fileDue(schedule: Schedule): Promise<void> {
-    if (schedule.state === 'active' && schedule.nextRunAt !== null) await this.#store.sortedAdd(DUE, schedule.id, schedule.nextRunAt);
-    else await this.#store.sortedRemove(DUE, schedule.id);
+    const due = dueIndex(schedule.platform);
+    if (schedule.state === 'active' && schedule.nextRunAt !== null) await this.#store.sortedAdd(due, schedule.id, schedule.nextRunAt);
+    else await this.#store.sortedRemove(due, schedule.id);
   }
 
   async #load(index: string): Promise<Schedule[]> {

@@ -41,11 +41,18 @@ export interface RunnerDeps {
 
 /**
  * What became of one occurrence on this instance: run; held by another instance; not due then any more; stopped
- * before its end (left for the next instance); or of a platform this instance is not connected to.
+ * before its end (left for the next instance); of a platform this instance is not connected to; or put off by a
+ * per-minute limit of its creator or server (it stays due, to be tried again shortly).
  */
-export type RunResult = 'ran' | 'held' | 'stale' | 'lost' | 'elsewhere';
+export type RunResult = 'ran' | 'held' | 'stale' | 'lost' | 'elsewhere' | 'deferred';
 
-type Outcome = { kind: 'ok' } | { kind: 'failed'; reason: string } | { kind: 'skipped' } | { kind: 'interrupted' };
+type Outcome =
+  | { kind: 'ok' }
+  | { kind: 'failed'; reason: string }
+  | { kind: 'skipped' }
+  | { kind: 'interrupted' }
+  /** Refused by a per-minute limit before anything was posted: worth trying again while the grace window lasts. */
+  | { kind: 'limited'; reason: string; retryAfterMs: number };
 
 /**
  * Runs occurrences of schedules, each once across every instance sharing the store: an occurrence (schedule id and
@@ -61,12 +68,12 @@ export class ScheduleRunner {
     this.#deps = deps;
   }
 
-  /** Runs the occurrence of schedule `id` due at `dueAt`, unless it is not due then any more or another instance has it. */
-  async runOccurrence(id: string, dueAt: number, signal: AbortSignal): Promise<RunResult> {
+  /** Runs the occurrence of `platform`'s schedule `id` due at `dueAt`, unless it is not due then any more or another instance has it. */
+  async runOccurrence(platform: string, id: string, dueAt: number, signal: AbortSignal): Promise<RunResult> {
     const { store, records, leaseMs, logger } = this.#deps;
     const schedule = await records.get(id);
     if (!schedule) {
-      await records.forgetDue(id);
+      await records.forgetDue(platform, id);
       return 'stale';
     }
     if (schedule.state !== 'active' || schedule.nextRunAt !== dueAt) return 'stale';
@@ -83,9 +90,13 @@ export class ScheduleRunner {
       if (await this.#finishedElsewhere(schedule, dueAt, occurrence)) return 'stale';
       const current = await records.get(id);
       if (current?.state !== 'active' || current.nextRunAt !== dueAt) return 'stale';
-      const outcome = await this.#perform(current, dueAt, occurrence, delivery, lease.signal);
+      let outcome = await this.#perform(current, dueAt, occurrence, delivery, lease.signal);
       // Stopped (shutdown) or taken over: the occurrence stays for whoever runs it next, with the same key.
       if (lease.signal.aborted) return 'lost';
+      if (outcome.kind === 'limited') {
+        if (this.#deps.now() + outcome.retryAfterMs - dueAt <= this.#deps.graceMs) return 'deferred';
+        outcome = { kind: 'failed', reason: outcome.reason };
+      }
       logger.info({ schedule: id, platform: schedule.platform, kind: schedule.kind, dueAt, outcome: outcome.kind }, 'schedule ran');
       await store.set(outcomeKey(occurrence), outcome.kind, OUTCOME_TTL_MS);
       await this.#moveOn(current, dueAt, outcome, delivery);
@@ -100,7 +111,7 @@ export class ScheduleRunner {
    * on): then it only moves on.
    */
   async #finishedElsewhere(schedule: Schedule, dueAt: number, occurrence: string): Promise<boolean> {
-    const kind = await this.#deps.store.get<Outcome['kind']>(outcomeKey(occurrence));
+    const kind = await this.#deps.store.get<Exclude<Outcome['kind'], 'limited'>>(outcomeKey(occurrence));
     if (kind === undefined) return false;
     await this.#moveOn(schedule, dueAt, kind === 'failed' ? { kind, reason: '' } : { kind });
     return true;
@@ -118,7 +129,7 @@ export class ScheduleRunner {
     try {
       const now = this.#deps.now();
       const outcome = await this.#perform(schedule, now, `${schedule.id}:now:${now}`, delivery, lease.signal);
-      if (outcome.kind === 'failed') await this.#notify(delivery, schedule, failedNote(schedule, now, outcome.reason));
+      if (outcome.kind === 'failed' || outcome.kind === 'limited') await this.#notify(delivery, schedule, failedNote(schedule, now, outcome.reason));
     } finally {
       await lease.end(logger);
     }
@@ -150,6 +161,9 @@ export class ScheduleRunner {
         }
       } finally {
         await reply.close();
+      }
+      if (reply.error?.code === 'rate_limited' && !reply.stream) {
+        return { kind: 'limited', reason: reply.error.message, retryAfterMs: reply.error.retryAfterMs ?? 0 };
       }
       if (reply.error) return { kind: 'failed', reason: reply.error.message };
       return reply.stream ? { kind: 'ok' } : { kind: 'failed', reason: 'The answer came back empty.' };

@@ -125,8 +125,8 @@ export class Scheduler {
     for (;;) {
       const { runs, more } = await this.#startDue();
       const results = await Promise.all(runs);
-      // Another round only while this one was cut at MAX_RUNNING and did something (not all held elsewhere).
-      if (!more || results.every((result) => result === 'held')) return;
+      // Another round only while this one was cut at MAX_RUNNING and did something (not all held elsewhere or put off).
+      if (!more || results.every((result) => result === 'held' || result === 'deferred')) return;
     }
   }
 
@@ -161,7 +161,7 @@ export class Scheduler {
       // A run that did something may have made the next one due sooner; one held elsewhere is tried again once the
       // other instance's lease could have lapsed (not at once: that would spin while it runs).
       for (const run of (await this.#startDue()).runs) {
-        void run.then((result) => this.#lookWithin(result === 'held' || result === 'elsewhere' ? this.#retryMs() : 0));
+        void run.then((result) => this.#lookWithin(result === 'held' || result === 'elsewhere' || result === 'deferred' ? this.#retryMs() : 0));
       }
       delayMs = await this.#untilNext();
     } catch (error) {
@@ -182,31 +182,42 @@ export class Scheduler {
 
   /** How long to sleep: until the next occurrence not running here, sooner while one is due but held elsewhere. */
   async #untilNext(): Promise<number> {
-    const upcoming = await this.#records.dueBy(Infinity, this.#running.size + 1);
-    const next = upcoming.find(({ id }) => !this.#running.has(id));
-    if (!next) return this.#pollMs;
-    const wait = next.dueAt - this.#now();
-    // Due but not taken: another instance holds it (or its platform is not here); look again once a lease could lapse.
-    return wait > 0 ? Math.min(this.#pollMs, wait) : this.#retryMs();
-  }
-
-  /** Starts the due occurrences not running here yet, up to MAX_RUNNING at once; `more` when some had to wait. */
-  async #startDue(): Promise<{ runs: Promise<RunResult | undefined>[]; more: boolean }> {
-    const due = await this.#records.dueBy(this.#now(), BATCH);
-    const runs: Promise<RunResult | undefined>[] = [];
-    for (const { id, dueAt } of due) {
-      if (this.#running.has(id)) continue;
-      if (this.#running.size >= MAX_RUNNING) return { runs, more: true };
-      const run = this.#run(id, dueAt).finally(() => this.#running.delete(id));
-      this.#running.set(id, run);
-      runs.push(run);
+    let delayMs = this.#pollMs;
+    for (const platform of this.#deliveries.keys()) {
+      const upcoming = await this.#records.dueBy(platform, Infinity, this.#running.size + 1);
+      const next = upcoming.find(({ id }) => !this.#running.has(id));
+      if (!next) continue;
+      const wait = next.dueAt - this.#now();
+      // Due but not taken (held elsewhere, or put off by a limit): look again in a while.
+      delayMs = Math.min(delayMs, wait > 0 ? wait : this.#retryMs());
     }
-    return { runs, more: due.length === BATCH };
+    return delayMs;
   }
 
-  async #run(id: string, dueAt: number): Promise<RunResult | undefined> {
+  /**
+   * Starts the due occurrences of the platforms attached here that are not running yet, up to MAX_RUNNING at once;
+   * `more` when some had to wait.
+   */
+  async #startDue(): Promise<{ runs: Promise<RunResult | undefined>[]; more: boolean }> {
+    const runs: Promise<RunResult | undefined>[] = [];
+    let more = false;
+    for (const platform of this.#deliveries.keys()) {
+      const due = await this.#records.dueBy(platform, this.#now(), BATCH);
+      for (const { id, dueAt } of due) {
+        if (this.#running.has(id)) continue;
+        if (this.#running.size >= MAX_RUNNING) return { runs, more: true };
+        const run = this.#run(platform, id, dueAt).finally(() => this.#running.delete(id));
+        this.#running.set(id, run);
+        runs.push(run);
+      }
+      more ||= due.length === BATCH;
+    }
+    return { runs, more };
+  }
+
+  async #run(platform: string, id: string, dueAt: number): Promise<RunResult | undefined> {
     try {
-      const result = await this.#runner.runOccurrence(id, dueAt, this.#stopping.signal);
+      const result = await this.#runner.runOccurrence(platform, id, dueAt, this.#stopping.signal);
       this.#deps.logger.debug({ schedule: id, dueAt, result }, 'schedule occurrence');
       this.#deps.onRun?.({ scheduleId: id, dueAt, result });
       return result;

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatInput } from '../../src/capabilities/chat.ts';
+import type { Env } from '../../src/config/config.ts';
 import { ConversationEngine } from '../../src/conversation/engine.ts';
 import type { NewSchedule, ScheduleActor } from '../../src/schedules/schedule.ts';
 import { ScheduleError } from '../../src/schedules/schedule-error.ts';
@@ -24,14 +25,19 @@ afterEach(async () => {
 });
 
 /** One instance: a scheduler on a memory store, a clock the test moves, an engine answering from a script. */
-function instance(options: { start?: string; script?: ScriptedAnswer[] | ((input: ChatInput, n: number) => ScriptedAnswer) } = {}) {
+interface InstanceOptions {
+  script?: ScriptedAnswer[] | ((input: ChatInput, n: number) => ScriptedAnswer);
+  env?: Env;
+}
+
+function instance(options: InstanceOptions & { start?: string } = {}) {
   const clock = { now: at(options.start ?? '2026-11-26T16:30:00Z') };
   return instanceOn(() => clock.now, clock, options);
 }
 
-function instanceOn<C>(now: () => number, clock: C, options: { script?: ScriptedAnswer[] | ((input: ChatInput, n: number) => ScriptedAnswer) } = {}) {
+function instanceOn<C>(now: () => number, clock: C, options: InstanceOptions = {}) {
   const store = new MemoryStore();
-  const config = testConfig();
+  const config = testConfig(options.env);
   const chat = fakeChat(options.script ?? [{ text: 'scripted answer' }]);
   const engine = new ConversationEngine({ config, logger: silentLogger, store, chat: chat.chat, now: () => new Date(now()) });
   const scheduler = new Scheduler({ store, engine, config, logger: silentLogger, now });
@@ -163,6 +169,40 @@ describe('Scheduler', () => {
       expect.stringMatching(/^Your scheduled prompt “long answer please” \(\w+\) could not run on Fri, 27 Nov 2026, 09:00/),
     ]);
     expect(await scheduler.service.list(alice)).toEqual([]);
+  });
+
+  it('puts off a run its creator’s per-minute limit refuses while the grace window lasts, then reports it', async () => {
+    const { clock, scheduler, delivery, create } = instance({ env: { QUOTA_USER_PER_MINUTE: '1' }, script: () => ({ text: 'answer' }) });
+    await create({ kind: 'prompt', when: 'tomorrow 9am', text: 'one' });
+    await create({ kind: 'prompt', when: 'tomorrow 9am', text: 'two' });
+    clock.now = at('2026-11-27T08:00:00Z');
+    await scheduler.tick();
+    await scheduler.tick();
+    expect(delivery.posts.map((p) => p.text)).toEqual(['answer']);
+    expect(delivery.notes).toEqual([]);
+    const [waiting] = await scheduler.service.list(alice);
+    expect(waiting).toMatchObject({ nextRunAt: at('2026-11-27T08:00:00Z'), failures: 0 });
+
+    // Still refused when trying again would be past the grace window: a failure, told to its creator.
+    clock.now = at('2026-11-27T08:09:30Z');
+    await scheduler.tick();
+    expect(delivery.notes).toEqual([
+      {
+        scheduleId: waiting!.id,
+        userId: 'U-alice',
+        text: expect.stringMatching(/could not run on Fri, 27 Nov 2026, 09:00 \(Europe\/Berlin\): You've reached your limit of 1 request per minute/),
+      },
+    ]);
+    expect(await scheduler.service.list(alice)).toEqual([]);
+  });
+
+  it('reads only the due schedules of the platforms it delivers, however many others are due', async () => {
+    const { clock, scheduler, delivery, create } = instance();
+    for (let i = 0; i < 60; i++) await create({ when: 'in 20 minutes', platform: 'elsewhere', creator: { id: `U-${i}`, displayName: `user ${i}` } });
+    const ours = await create({ when: 'in 21 minutes' });
+    clock.now += 21 * 60_000;
+    await scheduler.tick();
+    expect(delivery.posts.map((p) => p.scheduleId)).toEqual([ours.id]);
   });
 
   it('runs what was missed while down within the grace window once, and skips older ones with a note', async () => {
