@@ -14,13 +14,17 @@ export interface ResolvedSettings {
   /** Members may set a persona for their own conversation here. */
   memberPersonas: boolean;
   triggers: ChannelTriggers;
+  /** Talking in voice channels: whether Herald may listen there, and the name it answers to. */
+  talk: { listening: boolean; name: string };
 }
 
 const WEB_SEARCH_MODES: readonly WebSearchMode[] = ['off', 'auto', 'force'];
 export const MAX_PERSONA_CHARS = 4000;
 export const MAX_TRIGGER_WORDS = 10;
 export const MAX_TRIGGER_WORD_CHARS = 40;
-const BOOLEAN_FIELDS = new Set(['thinking', 'memberPersonas', 'answerAll', 'autoThread', 'statusReactions']);
+export const MAX_VOICE_NAME_CHARS = 40;
+export const DEFAULT_VOICE_NAME = 'Herald';
+const BOOLEAN_FIELDS = new Set(['thinking', 'memberPersonas', 'answerAll', 'autoThread', 'statusReactions', 'voiceListening']);
 const IDENTIFIER = /^[A-Za-z0-9._:/-]{1,100}$/;
 
 /** Stored settings per guild/workspace and per channel; a request override wins over channel, channel over guild, guild over config. */
@@ -94,6 +98,7 @@ export class SettingsStore {
       },
       memberPersonas,
       triggers: triggersOf(stored),
+      talk: { listening: stored.voiceListening === true, name: stored.voiceName ?? DEFAULT_VOICE_NAME },
     };
   }
 
@@ -141,6 +146,9 @@ function checkPatch(patch: SettingsPatch): void {
       if (typeof value !== 'string' || !IDENTIFIER.test(value.trim())) {
         throw new RangeError(`${field} must be an id like "svc-v2.5-pro" (letters, digits, . _ - : /)`);
       }
+    } else if (field === 'voiceName') {
+      if (typeof value !== 'string' || !/[\p{L}\p{N}]/u.test(value)) throw new RangeError('the voice name needs a letter or digit');
+      if (value.trim().length > MAX_VOICE_NAME_CHARS) throw new RangeError(`the voice name must be at most ${MAX_VOICE_NAME_CHARS} characters`);
     } else if (field === 'userRequestsPerMinute' || field === 'userDailyTokens') {
       if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw new RangeError(`${field} must be a whole number of at least 1`);
     } else throw new RangeError(`unknown setting "${field}"`);

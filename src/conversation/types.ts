@@ -111,6 +111,10 @@ export interface ConversationSettings {
   triggerWords?: string[];
   /** 👀 on a question when it arrives, then ✅ when answered or ⚠️ when it failed. */
   statusReactions?: boolean;
+  /** Herald may listen in voice channels (/talk): it sends what people say there to the service; off by default. */
+  voiceListening?: boolean;
+  /** The name Herald answers to in voice channels (default "Herald"). */
+  voiceName?: string;
 }
 
 /** How Herald is addressed in a channel, as its admins set it with /settings. */

@@ -33,6 +33,8 @@ export interface SpeechQueueOptions {
   onLost?(loss: VoiceLoss): void;
   /** Told when someone moved the bot to another voice channel; the queue plays on there. */
   onMoved?(channelId: string): void;
+  /** Each speech waits for this before it plays (a conversation in the channel pausing); undefined: no need to wait. */
+  untilPause?(): Promise<void> | undefined;
   opus?: OpusFrameStreamOptions;
 }
 
@@ -121,11 +123,12 @@ export class SpeechQueue {
     this.#link = undefined;
   }
 
-  /** Joins a channel ahead of any speech (narration starting); throws VoiceError when that fails. */
-  async prepare(channelId: string): Promise<void> {
+  /** Joins a channel ahead of any speech (narration or a talk starting); throws VoiceError when that fails. */
+  async prepare(channelId: string): Promise<VoiceLink> {
     this.#clearIdle();
-    await this.#linkTo(channelId);
+    const link = await this.#linkTo(channelId);
     if (!this.#running) this.#scheduleIdle();
+    return link;
   }
 
   /** Removes narrated messages that have not started playing. */
@@ -167,7 +170,11 @@ export class SpeechQueue {
   async #run(): Promise<void> {
     this.#running = true;
     try {
-      for (let entry = this.#waiting.shift(); entry; entry = this.#waiting.shift()) {
+      for (;;) {
+        const pause = this.#options.untilPause?.();
+        if (pause) await pause;
+        const entry = this.#waiting.shift();
+        if (!entry) break;
         this.#current = entry;
         entry.settle(await this.#play(entry));
         this.#current = undefined;
