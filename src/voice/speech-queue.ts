@@ -172,7 +172,7 @@ export class SpeechQueue {
     try {
       for (;;) {
         const pause = this.#options.untilPause?.();
-        if (pause) await pause;
+        if (pause !== undefined) await pause;
         const entry = this.#waiting.shift();
         if (!entry) break;
         this.#current = entry;

@@ -202,7 +202,7 @@ export class VoiceManager {
     const settings = await talk.settings({ platform: this.#options.platform, workspaceId: guildId, channelId: channel.id });
     if (!settings.talk.listening) {
       throw new VoiceError(
-        "Listening in voice channels is off in this server (it sends what people say to the AI service). A server admin can turn it on with `/settings voice_listening:on`.",
+        'Listening in voice channels is off in this server (it sends what people say to the AI service). A server admin can turn it on with `/settings voice_listening:on`.',
         { code: 'listening_off' },
       );
     }
@@ -256,13 +256,18 @@ export class VoiceManager {
     const narration = this.#narrations.get(guildId);
     const queue = this.#queues.get(guildId);
     const busyIn =
-      talk?.channelId ?? (narration?.voiceChannelId !== channel.id ? narration?.voiceChannelId : undefined) ?? (queue?.busy ? queue.channelId : undefined);
+      talk?.channelId ??
+      (narration?.voiceChannelId !== channel.id ? narration?.voiceChannelId : undefined) ??
+      (queue?.busy ? queue.channelId : undefined);
     if (busyIn === undefined || busyIn === channel.id) return;
     const doing = talk ? 'listening' : narration ? 'narrating' : 'speaking';
     if (!move) {
-      throw new VoiceError(`I'm ${doing} in ${voice.channelName(guildId, busyIn)} right now. To bring me to ${channel.name} instead, use \`/talk start move:true\`.`, {
-        code: 'busy_elsewhere',
-      });
+      throw new VoiceError(
+        `I'm ${doing} in ${voice.channelName(guildId, busyIn)} right now. To bring me to ${channel.name} instead, use \`/talk start move:true\`.`,
+        {
+          code: 'busy_elsewhere',
+        },
+      );
     }
     talk?.end(`moved to ${channel.name}.`);
     this.#stopNarration(guildId);
@@ -305,9 +310,12 @@ export class VoiceManager {
   #checkNotListeningElsewhere(guildId: string, channelId: string): void {
     const talk = this.#talks.get(guildId);
     if (!talk || talk.channelId === channelId) return;
-    throw new VoiceError(`I'm listening in ${this.#options.voice.channelName(guildId, talk.channelId)}. Join that channel, or end it with /talk stop.`, {
-      code: 'busy_elsewhere',
-    });
+    throw new VoiceError(
+      `I'm listening in ${this.#options.voice.channelName(guildId, talk.channelId)}. Join that channel, or end it with /talk stop.`,
+      {
+        code: 'busy_elsewhere',
+      },
+    );
   }
 
   #busyElsewhere(guildId: string, channelId: string): never {

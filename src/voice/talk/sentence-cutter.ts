@@ -61,7 +61,7 @@ function notAnEnd(before: string): boolean {
  */
 export function spokenText(sentence: string): string {
   return sentence
-    .replace(/\[(\d+)\]/g, '')
+    .replace(/\s*\[\d+\]/g, '')
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/https?:\/\/\S+/g, 'a link')
     .replace(/^\s*(?:#{1,6}|[-*+]|\d+\.)\s+/gm, '')

@@ -55,6 +55,8 @@ export interface TalkSessionOptions {
   idleMs: number;
   logger: Logger;
   opus?: OpusFrameStreamOptions;
+  /** The clock heard frames are stamped with. Default `performance.now()`. */
+  clock?: () => number;
   /** Told once when the session has ended (unsubscribed, answer stopped). */
   onEnd(reason: string): void;
 }
@@ -160,7 +162,7 @@ export class TalkSession {
   }
 
   #checkSilence(): void {
-    const now = performance.now();
+    const now = (this.#options.clock ?? performance.now.bind(performance))();
     for (const [userId, speaker] of this.#speakers) this.#onActivity(userId, speaker, speaker.activity.silence(now));
   }
 
@@ -271,13 +273,15 @@ export class TalkSession {
       const rest = cutter.flush();
       if (rest !== undefined && !controller.signal.aborted) say(rest);
       spoken.end();
-      if (this.#options.transcript && written !== '' && !controller.signal.aborted) await this.#post(`🔊 **${this.#options.name}:** ${written}`, citations);
+      if (this.#options.transcript && written !== '' && !controller.signal.aborted)
+        await this.#post(`🔊 **${this.#options.name}:** ${written}`, citations);
       await answer.playing;
     } catch (error) {
       logger.warn({ err: error, report: describeError(error).message }, 'talk: answering failed');
       spoken.stop();
     } finally {
-      if (spoken.synthesized > 0) await this.#record({ platform, userId, workspaceId: guildId }, { ...emptyUsage(), serviceCalls: spoken.synthesized });
+      if (spoken.synthesized > 0)
+        await this.#record({ platform, userId, workspaceId: guildId }, { ...emptyUsage(), serviceCalls: spoken.synthesized });
       if (this.#answer === answer) this.#answer = undefined;
       this.#touch();
       this.#notifyPause();
@@ -290,7 +294,7 @@ export class TalkSession {
     this.#answer = undefined;
     answer.controller.abort();
     answer.spoken.stop();
-    if (answer.playing) this.#options.link.stopPlayback();
+    if (answer.playing !== undefined) this.#options.link.stopPlayback();
   }
 
   #resumeIfQuiet(): void {
@@ -319,10 +323,14 @@ export class TalkSession {
 
   async #record(subject: QuotaSubject, usage: ReplyUsage): Promise<void> {
     if (usage.serviceCalls === 0) return;
-    await this.#options.services.spending.record(subject, usage).catch((error: unknown) => this.#options.logger.error({ err: error }, 'recording usage failed'));
+    await this.#options.services.spending
+      .record(subject, usage)
+      .catch((error: unknown) => this.#options.logger.error({ err: error }, 'recording usage failed'));
   }
 
   async #post(text: string, citations?: readonly Citation[]): Promise<void> {
-    await this.#options.room.post(text, citations).catch((error: unknown) => this.#options.logger.warn({ err: error }, "talk: could not post in the voice channel's chat"));
+    await this.#options.room
+      .post(text, citations)
+      .catch((error: unknown) => this.#options.logger.warn({ err: error }, "talk: could not post in the voice channel's chat"));
   }
 }

@@ -1,0 +1,347 @@
+import { readFileSync } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Transcript, TranscribeInput } from '../../src/capabilities/transcribe.ts';
+import type { QuotaDenial, QuotaSubject } from '../../src/conversation/quotas.ts';
+import type { HandleOptions, IncomingMessage, ReplyEvent, ReplyUsage } from '../../src/conversation/types.ts';
+import { emptyServiceUsage } from '../../src/service/usage.ts';
+import { readWav } from '../../src/media/wav.ts';
+import { EnergyActivity } from '../../src/voice/talk/energy-activity.ts';
+import { TalkSession } from '../../src/voice/talk/talk-session.ts';
+import type { HeardAudio, VoiceLink, VoiceLoss } from '../../src/voice/voice-link.ts';
+import { silentLogger } from '../helpers/logger.ts';
+import { FakeSynth, tone } from './fakes.ts';
+
+const FIXTURES = new URL('../fixtures/audio/talk/', import.meta.url);
+
+function fixture(name: string): Int16Array {
+  const bytes = readFileSync(new URL(`${name}.pcm`, FIXTURES));
+  return new Int16Array(bytes.buffer, bytes.byteOffset, bytes.length / 2);
+}
+
+/** Resolves the next time `wake` is called. */
+class Signal {
+  #waiters: (() => void)[] = [];
+  wait(): Promise<void> {
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+  wake(): void {
+    for (const resolve of this.#waiters.splice(0)) resolve();
+  }
+}
+
+/** A link that hears what the test says and records what it plays, packet by packet. */
+class HearingLink implements VoiceLink {
+  readonly channelId = 'voice-1';
+  readonly packets: Buffer[] = [];
+  stops = 0;
+  listening = false;
+  readonly #played = new Signal();
+  #onAudio: ((audio: HeardAudio) => void) | undefined;
+  #current: Readable | undefined;
+
+  listen(onAudio: (audio: HeardAudio) => void): () => void {
+    this.#onAudio = onAudio;
+    this.listening = true;
+    return () => {
+      this.#onAudio = undefined;
+      this.listening = false;
+    };
+  }
+
+  /** Sends a recording as 20 ms frames stamped from `at` on; returns when its last frame was heard. */
+  speak(userId: string, pcm: Int16Array, at: number): number {
+    let time = at;
+    for (let offset = 0; offset + 960 <= pcm.length; offset += 960, time += 20) {
+      this.#onAudio?.({ userId, pcm: pcm.slice(offset, offset + 960), at: time });
+    }
+    return time;
+  }
+
+  async play(packets: Readable): Promise<void> {
+    this.#current = packets;
+    await new Promise<void>((resolve) => {
+      packets.on('data', (packet: Buffer) => {
+        this.packets.push(packet);
+        this.#played.wake();
+      });
+      packets.once('close', resolve);
+    });
+    this.#played.wake();
+  }
+
+  /** Waits until at least `count` packets have been played in all. */
+  async played(count: number): Promise<void> {
+    while (this.packets.length < count) await this.#played.wait();
+  }
+
+  stopPlayback(): void {
+    this.stops++;
+    this.#current?.destroy();
+  }
+
+  leave(): void {}
+  onLost(_listener: (loss: VoiceLoss) => void): void {}
+  onMoved(_listener: (channelId: string) => void): void {}
+}
+
+interface PendingTranscript {
+  input: TranscribeInput;
+  reply(text: string): void;
+}
+
+/** Speech recognition the test answers turn by turn. */
+class FakeAsr {
+  readonly calls: PendingTranscript[] = [];
+  readonly #called = new Signal();
+  readonly transcribe = (input: TranscribeInput): Promise<Transcript> =>
+    new Promise((resolve) => {
+      const usage = { ...emptyServiceUsage(), audioSeconds: 2 };
+      this.calls.push({ input, reply: (text) => resolve({ text, usage }) });
+      this.#called.wake();
+    });
+  async next(index: number): Promise<PendingTranscript> {
+    while (this.calls.length <= index) await this.#called.wait();
+    return this.calls[index]!;
+  }
+}
+
+interface PendingAnswer {
+  message: IncomingMessage;
+  options: HandleOptions;
+  emit(event: ReplyEvent): void;
+  done(): void;
+}
+
+/** The engine's answers, written by the test piece by piece. */
+class FakeEngine {
+  readonly calls: PendingAnswer[] = [];
+  readonly #called = new Signal();
+  readonly answer = (message: IncomingMessage, options: HandleOptions): AsyncIterable<ReplyEvent> => {
+    const events: ReplyEvent[] = [];
+    const more = new Signal();
+    let ended = false;
+    options.signal?.addEventListener('abort', () => {
+      ended = true;
+      more.wake();
+    });
+    this.calls.push({
+      message,
+      options,
+      emit: (event) => {
+        events.push(event);
+        more.wake();
+      },
+      done: () => {
+        ended = true;
+        more.wake();
+      },
+    });
+    this.#called.wake();
+    return (async function* () {
+      for (;;) {
+        if (events.length > 0) yield events.shift()!;
+        else if (ended) return;
+        else await more.wait();
+      }
+    })();
+  };
+  async next(index: number): Promise<PendingAnswer> {
+    while (this.calls.length <= index) await this.#called.wait();
+    return this.calls[index]!;
+  }
+}
+
+let session: TalkSession | undefined;
+afterEach(() => session?.end('the test is over.'));
+
+function harness(people: number) {
+  const link = new HearingLink();
+  const asr = new FakeAsr();
+  const engine = new FakeEngine();
+  const synth = new FakeSynth();
+  const posts: string[] = [];
+  const newPost = new Signal();
+  const charged: { subject: QuotaSubject; usage: ReplyUsage }[] = [];
+  const denied = new Set<string>();
+  const room = { people };
+  const clock = { now: 1000 };
+  const ended: string[] = [];
+  const names: Record<string, string> = { alice: 'Alice', bob: 'Bob' };
+  session = new TalkSession({
+    platform: 'test',
+    guildId: 'guild-1',
+    link,
+    room: {
+      people: () => room.people,
+      displayName: (userId) => names[userId] ?? userId,
+      post: async (text) => {
+        posts.push(text);
+        newPost.wake();
+      },
+    },
+    services: {
+      answer: engine.answer,
+      transcribe: asr.transcribe,
+      synthesize: synth.synthesize,
+      spending: {
+        admit: async (subject): Promise<QuotaDenial | null> =>
+          denied.has(subject.userId) ? { code: 'daily_budget', message: "You've used your daily budget.", retryAfterMs: 1000 } : null,
+        record: async (subject, usage) => void charged.push({ subject, usage }),
+      },
+      activity: () => new EnergyActivity(),
+    },
+    startedBy: 'alice',
+    name: 'Herald',
+    transcript: true,
+    voice: 'svc_default',
+    idleMs: 60_000,
+    logger: silentLogger,
+    clock: () => clock.now,
+    onEnd: (reason) => ended.push(reason),
+  });
+  session.start();
+  /** Says a recording, then lets the clock run past the hangover of silence after it. */
+  const say = (userId: string, name: string) => {
+    const end = link.speak(userId, fixture(name), clock.now);
+    clock.now = end + 1000;
+    return end;
+  };
+  const posted = async (count: number) => {
+    while (posts.length < count) await newPost.wait();
+  };
+  return { session, link, asr, engine, synth, posts, posted, charged, denied, room, clock, ended, say };
+}
+
+describe('A talk session', () => {
+  it('answers a question asked aloud, speaking the first sentence while the answer is still written', async () => {
+    const h = harness(1);
+    expect(h.link.listening).toBe(true);
+    h.say('alice', 'capital-of-france-a');
+    const turn = await h.asr.next(0);
+    const heard = readWav(turn.input.audio.data);
+    expect(turn.input.audio.mime).toBe('audio/wav');
+    // The whole utterance, with its first syllable: the fixture lasts 1.94 s.
+    expect(heard.channels[0]!.length / heard.sampleRate).toBeGreaterThan(1.9);
+    turn.reply('What is the capital of France?');
+
+    const answer = await h.engine.next(0);
+    expect(answer.message).toMatchObject({ author: { id: 'alice', displayName: 'Alice' }, text: 'What is the capital of France?', isDirect: false });
+    expect(answer.options.overrides).toEqual({ thinking: false });
+    answer.emit({ type: 'text', delta: 'Paris is the capital' });
+    answer.emit({ type: 'text', delta: ' of France [1]. It lies' });
+    await h.synth.waitForRequests(1);
+    expect(h.synth.requests[0]!.input.text).toBe('Paris is the capital of France.');
+    h.synth.requests[0]!.push(tone(0.2));
+    await h.link.played(5);
+
+    answer.emit({ type: 'text', delta: ' on the Seine.' });
+    answer.emit({ type: 'citations', citations: [{ index: 1, url: 'https://example.com/paris', title: 'Paris' }] });
+    answer.done();
+    h.synth.requests[0]!.end();
+    await h.synth.waitForRequests(2);
+    expect(h.synth.requests[1]!.input.text).toBe('It lies on the Seine.');
+    h.synth.requests[1]!.push(tone(0.2));
+    h.synth.requests[1]!.end();
+    await h.session.untilPause();
+    expect(h.link.packets.length).toBeGreaterThanOrEqual(20);
+    expect(h.posts).toEqual([
+      '🗣️ **Alice:** What is the capital of France?',
+      '🔊 **Herald:** Paris is the capital of France [1]. It lies on the Seine.',
+    ]);
+    // Transcription, then the two sentences' speech, charged to Alice.
+    expect(h.charged.map(({ subject, usage }) => [subject.userId, usage.serviceCalls])).toEqual([
+      ['alice', 1],
+      ['alice', 2],
+    ]);
+    expect(h.charged[0]!.usage.audioSeconds).toBe(2);
+  });
+
+  it('pauses for someone speaking over it and resumes when that was only a cough', async () => {
+    const h = harness(2);
+    h.say('alice', 'capital-of-france-a');
+    (await h.asr.next(0)).reply('Herald, what is the capital of France?');
+    const answer = await h.engine.next(0);
+    answer.emit({ type: 'text', delta: 'Paris is the capital of France. ' });
+    await h.synth.waitForRequests(1);
+    h.synth.requests[0]!.push(tone(0.2));
+    await h.link.played(5);
+
+    h.link.speak('bob', fixture('cough'), h.clock.now);
+    const atPause = h.link.packets.length;
+    h.synth.requests[0]!.push(tone(1));
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    // A packet read ahead may still go out; nothing more while Bob's sound lasts.
+    expect(h.link.packets.length).toBeLessThanOrEqual(atPause + 1);
+
+    h.clock.now += 1000;
+    await h.link.played(atPause + 40);
+    expect(h.asr.calls).toHaveLength(1);
+    answer.done();
+    h.synth.requests[0]!.end();
+    await h.session.untilPause();
+  });
+
+  it('with two people, ignores a turn without its name and answers one with it in place of the answer going on', async () => {
+    const h = harness(2);
+    h.say('bob', 'time-in-tokyo-b');
+    (await h.asr.next(0)).reply('What time is it in Tokyo?');
+    await h.session.untilPause();
+    expect(h.engine.calls).toHaveLength(0);
+
+    h.say('alice', 'capital-of-france-a');
+    (await h.asr.next(1)).reply('Herald, what is the capital of France?');
+    const first = await h.engine.next(0);
+    first.emit({ type: 'text', delta: 'Paris is the capital of France. ' });
+    await h.synth.waitForRequests(1);
+    h.synth.requests[0]!.push(tone(1));
+    await h.link.played(5);
+
+    h.say('bob', 'tell-me-a-joke-b');
+    (await h.asr.next(2)).reply('Hey Harold, tell me a joke.');
+    const second = await h.engine.next(1);
+    expect(first.options.signal?.aborted).toBe(true);
+    expect(h.synth.requests[0]!.aborted()).toBe(true);
+    expect(h.link.stops).toBe(1);
+    expect(second.message).toMatchObject({ author: { id: 'bob', displayName: 'Bob' }, text: 'Hey Harold, tell me a joke.' });
+    // One conversation for the whole session.
+    expect(second.message.threadId).toBe(first.message.threadId);
+    second.emit({ type: 'text', delta: 'Why did the chicken cross the road?' });
+    second.done();
+    await h.synth.waitForRequests(2);
+    expect(h.synth.requests[1]!.input.text).toBe('Why did the chicken cross the road?');
+    h.synth.requests[1]!.push(tone(0.1));
+    h.synth.requests[1]!.end();
+    await h.session.untilPause();
+    expect(h.posts).not.toContain('🗣️ **Bob:** What time is it in Tokyo?');
+  });
+
+  it('takes no turn from a cough, a click or an "mm-hm", and says why a spent budget gets no answer', async () => {
+    const h = harness(1);
+    for (const sound of ['cough', 'click', 'mm-hm-a']) {
+      h.say('bob', sound);
+      await h.session.untilPause();
+    }
+    h.say('bob', 'room-noise');
+    await h.session.untilPause();
+    expect(h.asr.calls).toHaveLength(0);
+
+    h.denied.add('bob');
+    h.say('bob', 'time-in-tokyo-b');
+    await h.posted(1);
+    expect(h.posts).toEqual(["⚠️ Bob: You've used your daily budget."]);
+    expect(h.asr.calls).toHaveLength(0);
+    expect(h.charged).toEqual([]);
+  });
+
+  it('stops listening when it ends, and tells the channel why', async () => {
+    const h = harness(1);
+    h.session.end('/talk stop by Alice.');
+    expect(h.link.listening).toBe(false);
+    expect(h.ended).toEqual(['/talk stop by Alice.']);
+    await h.session.untilPause();
+    expect(h.posts).toEqual(['🔇 Stopped listening: /talk stop by Alice.']);
+    h.say('alice', 'capital-of-france-a');
+    expect(h.asr.calls).toHaveLength(0);
+  });
+});
