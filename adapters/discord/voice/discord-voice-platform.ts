@@ -12,7 +12,7 @@ import { voiceChannelAccess, voiceChannelRefusal } from './voice-permissions.ts'
 
 const DISCORD_MESSAGE_CHARS = 2000;
 
-export type VoiceLinkTimings = Omit<DiscordVoiceLinkOptions, 'guildId' | 'channelId' | 'adapterCreator' | 'logger'>;
+export type VoiceLinkTimings = Omit<DiscordVoiceLinkOptions, 'guildId' | 'channelId' | 'adapterCreator' | 'logger' | 'isBot'>;
 
 /** Voice channels, text channels and connections of the guilds a discord.js client is in. */
 export class DiscordVoicePlatform implements VoicePlatform {
@@ -76,6 +76,7 @@ export class DiscordVoicePlatform implements VoicePlatform {
       channelId,
       adapterCreator: guild.voiceAdapterCreator,
       logger: this.#logger.child({ guildId }),
+      isBot: (userId) => this.#isBot(userId),
     });
   }
 
@@ -97,6 +98,12 @@ export class DiscordVoicePlatform implements VoicePlatform {
       const last = index === parts.length - 1;
       await channel.send({ content, allowedMentions: NO_MENTIONS, ...(last && citations.length > 0 && { embeds: [sourcesEmbed(citations)] }) });
     }
+  }
+
+  /** From the cache when the user is known (voice states bring their users), else asked of Discord. */
+  #isBot(userId: string): boolean | Promise<boolean> {
+    const cached = this.#client.users.cache.get(userId);
+    return cached ? cached.bot : this.#client.users.fetch(userId).then((user) => user.bot);
   }
 
   #guild(guildId: string): Guild {

@@ -14,7 +14,8 @@ export type Transcriber = (audio: TranscriptQuery) => string | undefined;
 
 /**
  * The transcript of each audio input, joined by a space: the `transcripts` registry (sha256 hex of
- * the audio bytes → text) first, then the `transcribe` hook, then
+ * the audio bytes → text) first, then the `transcribe` hook (the emulator's recognizer of registered
+ * recordings, then the test's own hook), then
  * `Transcript of <seconds, 2 decimals> s of audio (language: <language>).`
  */
 export function transcribe(audios: AudioInput[], language: string | undefined, registry: Map<string, string>, hook: Transcriber | undefined): string {

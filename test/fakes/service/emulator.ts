@@ -5,6 +5,7 @@ import { defaultModels, defaultVoices } from './models.ts';
 import type { ModelSpec } from './models.ts';
 import type { Pace } from './pacing.ts';
 import { createEmulatorServer } from './server.ts';
+import { SpeechRecognizer } from './speech-recognizer.ts';
 import type { EmulatorState, RecordedRequest } from './state.ts';
 import { PromptCache } from './usage.ts';
 
@@ -13,6 +14,7 @@ export type { Fault, StreamFault } from './faults.ts';
 export { defaultModels, defaultVoices } from './models.ts';
 export type { ModelSpec } from './models.ts';
 export type { Pace } from './pacing.ts';
+export { SpeechRecognizer } from './speech-recognizer.ts';
 export type { RecordedRequest } from './state.ts';
 export { unicodeReply } from './text-answer.ts';
 
@@ -35,7 +37,7 @@ export interface EmulatorOptions {
   pace?: Partial<Pace>;
   /** Speech-recognition transcripts by sha256 hex of the decoded audio bytes. */
   transcripts?: Map<string, string>;
-  /** Consulted when `transcripts` has no entry. */
+  /** Consulted when neither `transcripts` nor the recognizer knows the audio. */
   transcribe?: Transcriber;
   /** Bodies larger than this get 413. Default 256 MiB. */
   maxBodyBytes?: number;
@@ -57,6 +59,8 @@ export interface Emulator {
   pace: Pace;
   /** Mutable transcript registry (sha256 hex of audio bytes → transcript). */
   transcripts: Map<string, string>;
+  /** Recognizes registered recordings in WAV audio however it was re-encoded; consulted after `transcripts`. */
+  recognizer: SpeechRecognizer;
   /** Clears requests, faults, the prompt cache and remembered reasoning. */
   reset(): void;
   /** Stops listening and drops open connections (stalled streams included). */
@@ -65,6 +69,8 @@ export interface Emulator {
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const brand = options.brand ?? 'svc';
+  const recognizer = new SpeechRecognizer();
+  const hook = options.transcribe;
   const state: EmulatorState = {
     apiKey: options.apiKey ?? 'emulator-key',
     altPrefix: options.altPrefix ?? 'anthropic',
@@ -72,7 +78,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     voices: options.voices ?? defaultVoices(brand),
     pace: { tokensPerSecond: 0, ttsChunkIntervalMs: 0, ...options.pace },
     transcripts: options.transcripts ?? new Map(),
-    transcriber: options.transcribe,
+    transcriber: (query) => recognizer.transcribe(query) ?? hook?.(query),
     requests: [],
     faults: [],
     promptCache: new PromptCache(),
@@ -98,6 +104,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     faults: state.faults,
     pace: state.pace,
     transcripts: state.transcripts,
+    recognizer,
     reset() {
       state.requests.length = 0;
       state.faults.length = 0;
