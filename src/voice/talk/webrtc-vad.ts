@@ -6,6 +6,12 @@ const SAMPLE_RATE = 48_000;
 
 let module: Promise<FvadModule> | undefined;
 
+/** A detector nobody freed gives its WebAssembly memory back when it is collected. */
+const unfreed = new FinalizationRegistry<{ fvad: FvadModule; instance: number; frame: number }>(({ fvad, instance, frame }) => {
+  fvad._fvad_free(instance);
+  fvad._free(frame);
+});
+
 /** Loads the WebAssembly module (20 KB) once per process; detectors can be made once it has loaded. */
 export function loadWebRtcVad(): Promise<FvadModule> {
   module ??= loadFvad();
@@ -14,7 +20,7 @@ export function loadWebRtcVad(): Promise<FvadModule> {
 
 /**
  * WebRTC's voice-activity detector (libfvad) for one stream of 20 ms 48 kHz frames: it adapts to its stream's
- * noise, so each speaker needs their own. Holds a few hundred bytes of WebAssembly memory until freed.
+ * noise, so each speaker needs their own. Holds a few KB of WebAssembly memory until freed or collected.
  */
 export class WebRtcVad {
   readonly #fvad: FvadModule;
@@ -29,6 +35,7 @@ export class WebRtcVad {
     if (!this.#instance || !this.#frame) throw new HeraldError('WebRTC VAD: out of WebAssembly memory', { code: 'vad_memory', kind: 'internal' });
     fvad._fvad_set_sample_rate(this.#instance, SAMPLE_RATE);
     fvad._fvad_set_mode(this.#instance, mode);
+    unfreed.register(this, { fvad, instance: this.#instance, frame: this.#frame }, this);
   }
 
   /** Whether one frame of 960 samples holds voice. */
@@ -41,6 +48,7 @@ export class WebRtcVad {
   /** Releases its memory; it cannot be used afterwards. */
   free(): void {
     if (!this.#instance) return;
+    unfreed.unregister(this);
     this.#fvad._fvad_free(this.#instance);
     this.#fvad._free(this.#frame);
     this.#instance = 0;
