@@ -17,8 +17,10 @@ import {
   type VoiceConnectionState,
 } from '@discordjs/voice';
 import type { Logger } from '../../../src/log/logger.ts';
+import type { OpusBackend } from '../../../src/media/opus-backend.ts';
 import { VoiceError } from '../../../src/voice/voice-error.ts';
-import type { VoiceLink, VoiceLoss } from '../../../src/voice/voice-link.ts';
+import type { HeardAudio, VoiceLink, VoiceLoss } from '../../../src/voice/voice-link.ts';
+import { VoiceHearing } from './voice-hearing.ts';
 
 export interface DiscordVoiceLinkOptions {
   guildId: string;
@@ -38,6 +40,10 @@ export interface DiscordVoiceLinkOptions {
   moveGraceMs?: number;
   /** How long to wait for the DAVE group before speaking (with nobody else in the call there is none). Default 3 s. */
   encryptionTimeoutMs?: number;
+  /** Whether a user is a bot, for listening to people only. Default: nobody is. */
+  isBot?: (userId: string) => boolean | Promise<boolean>;
+  /** Which libopus decodes what is heard. Default: native when it loads. */
+  opusBackend?: OpusBackend;
 }
 
 /** Discord's close code when the bot was disconnected from the channel (kicked, or the channel deleted). */
@@ -50,7 +56,7 @@ const REMOVED: VoiceLoss = { reason: 'I was disconnected from the voice channel.
  * to the library to resume first; if it is not ready again in time, the link joins afresh a few times,
  * and the player (paused meanwhile) goes on where it stopped. It watches the bot's own voice state:
  * moved by a moderator, it goes on in the new channel (the library follows Discord there by itself);
- * disconnected, it is lost for good at once.
+ * disconnected, it is lost for good at once. It joins deafened, and stays undeafened only while someone listens.
  */
 export class DiscordVoiceLink implements VoiceLink {
   readonly #options: DiscordVoiceLinkOptions;
@@ -63,6 +69,8 @@ export class DiscordVoiceLink implements VoiceLink {
   #recovery: Promise<void> | undefined;
   #endPlayback: (() => void) | undefined;
   #closed = false;
+  readonly #hearers = new Set<{ onAudio: (audio: HeardAudio) => void }>();
+  #hearing: VoiceHearing | undefined;
 
   private constructor(options: DiscordVoiceLinkOptions) {
     this.#options = options;
@@ -113,9 +121,34 @@ export class DiscordVoiceLink implements VoiceLink {
     this.#player.stop(true);
   }
 
+  listen(onAudio: (audio: HeardAudio) => void): () => void {
+    if (this.#closed) return () => {};
+    const hearer = { onAudio };
+    this.#hearers.add(hearer);
+    if (!this.#hearing) {
+      const { guildId, logger, isBot = () => false, opusBackend } = this.#options;
+      this.#hearing = new VoiceHearing({ guildId, logger, isBot, opusBackend, deliver: (audio) => this.#deliver(audio) });
+      const connection = this.#connection;
+      if (connection?.state.status === VoiceConnectionStatus.Ready) {
+        this.#hearing.attach(connection.receiver);
+        this.#setDeaf(connection, false);
+      }
+    }
+    return () => {
+      if (!this.#hearers.delete(hearer) || this.#hearers.size > 0) return;
+      this.#hearing?.stop();
+      this.#hearing = undefined;
+      const connection = this.#connection;
+      if (!this.#closed && connection?.state.status === VoiceConnectionStatus.Ready) this.#setDeaf(connection, true);
+    };
+  }
+
   leave(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#hearing?.stop();
+    this.#hearing = undefined;
+    this.#hearers.clear();
     this.#player.stop(true);
     this.#endPlayback?.();
     const connection = this.#connection;
@@ -147,7 +180,7 @@ export class DiscordVoiceLink implements VoiceLink {
       guildId,
       channelId: this.#channelId,
       adapterCreator,
-      selfDeaf: true,
+      selfDeaf: this.#hearing === undefined,
       selfMute: false,
       daveEncryption: true,
     });
@@ -162,7 +195,23 @@ export class DiscordVoiceLink implements VoiceLink {
       if (connection.state.status !== VoiceConnectionStatus.Destroyed) connection.destroy();
       throw new VoiceError('I could not connect to the voice channel in time. Please try again.', { code: 'connect_failed', cause: error });
     }
+    this.#hearing?.attach(connection.receiver);
     await this.#attachPlayer(connection);
+  }
+
+  #deliver(audio: HeardAudio): void {
+    for (const hearer of this.#hearers) {
+      try {
+        hearer.onAudio(audio);
+      } catch (error) {
+        this.#options.logger.error({ err: error, guildId: this.#options.guildId }, 'voice: a listener failed on heard audio');
+      }
+    }
+  }
+
+  /** Self-deafening only changes the bot's badge (Discord sends audio regardless); it tells people whether it listens. */
+  #setDeaf(connection: VoiceConnection, selfDeaf: boolean): void {
+    connection.rejoin({ ...connection.joinConfig, selfDeaf });
   }
 
   /** The player speaks on a (re)connected call only once its audio can be end-to-end encrypted. */

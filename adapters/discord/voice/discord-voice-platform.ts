@@ -6,7 +6,7 @@ import type { ChannelRef, VoicePlatform } from '../../../src/voice/voice-platfor
 import type { DiscordVoiceLink, DiscordVoiceLinkOptions } from './discord-voice-link.ts';
 import { voiceChannelAccess, voiceChannelRefusal } from './voice-permissions.ts';
 
-export type VoiceLinkTimings = Omit<DiscordVoiceLinkOptions, 'guildId' | 'channelId' | 'adapterCreator' | 'logger'>;
+export type VoiceLinkTimings = Omit<DiscordVoiceLinkOptions, 'guildId' | 'channelId' | 'adapterCreator' | 'logger' | 'isBot'>;
 
 /** Voice channels, text channels and connections of the guilds a discord.js client is in. */
 export class DiscordVoicePlatform implements VoicePlatform {
@@ -70,7 +70,14 @@ export class DiscordVoicePlatform implements VoicePlatform {
       channelId,
       adapterCreator: guild.voiceAdapterCreator,
       logger: this.#logger.child({ guildId }),
+      isBot: (userId) => this.#isBot(userId),
     });
+  }
+
+  /** From the cache when the user is known (voice states bring their users), else asked of Discord. */
+  #isBot(userId: string): boolean | Promise<boolean> {
+    const cached = this.#client.users.cache.get(userId);
+    return cached ? cached.bot : this.#client.users.fetch(userId).then((user) => user.bot);
   }
 
   #guild(guildId: string): Guild {

@@ -7,6 +7,7 @@ import { TRANSPORT_MODES, VoiceOp, type TransportMode } from './protocol.ts';
 import { createSelfSignedCertificate } from './self-signed-certificate.ts';
 import { VoiceServerState, type CloseRecord, type ReceivedPayload, type SpeakingEvent } from './state.ts';
 import { VoiceUdpEndpoint } from './udp.ts';
+import { speak, type SpeakOptions, type SpokenAudio } from './user-speech.ts';
 
 export interface FakeVoiceServerOptions {
   /** Identify must carry exactly these; each defaults to a fresh random value. */
@@ -95,6 +96,18 @@ export interface FakeVoiceServer {
   connectUser(userId: string): void;
   /** A fake user leaves: ClientDisconnect, then a DAVE Remove proposal. */
   disconnectUser(userId: string): void;
+  /**
+   * A fake user says `pcm` (48 kHz mono s16le) into the call; resolves after its trailing silence frames. Several
+   * users may speak at once; one user says one thing at a time.
+   */
+  speak(userId: string, pcm: Int16Array, options?: SpeakOptions): Promise<SpokenAudio>;
+  /** The SSRC Discord gave a fake user's client in this call. */
+  ssrcOf(userId: string): number;
+  /**
+   * A moderator server-deafens the bot (or lifts it): Discord then forwards it no audio. Self-deafening, which
+   * the bot asks for itself, is only shown to others: audio keeps arriving, as it does on Discord.
+   */
+  serverDeafenBot(deaf: boolean): void;
   close(): Promise<void>;
 }
 
@@ -152,7 +165,7 @@ export async function startFakeVoiceServer(options: FakeVoiceServerOptions = {})
       channel_id: config.channelId,
       user_id: config.userId,
       session_id: config.sessionId,
-      deaf: false,
+      deaf: state.botServerDeaf,
       mute: false,
       self_deaf: true,
       self_mute: false,
@@ -178,14 +191,25 @@ export async function startFakeVoiceServer(options: FakeVoiceServerOptions = {})
     connectUser: (userId) => {
       if (state.users.includes(userId)) throw new Error(`${userId} is already in the channel`);
       state.users.push(userId);
+      state.addSpeaker(userId);
       liveSession()?.send(VoiceOp.ClientsConnect, { user_ids: [userId] });
       state.dave.memberJoined(userId);
     },
     disconnectUser: (userId) => {
       if (!state.users.includes(userId)) throw new Error(`${userId} is not in the channel`);
       state.users.splice(state.users.indexOf(userId), 1);
+      state.speakers.delete(userId);
       liveSession()?.send(VoiceOp.ClientDisconnect, { user_id: userId });
       state.dave.memberLeft(userId);
+    },
+    speak: (userId, pcm, speakOptions) => speak(state, udp, userId, pcm, speakOptions),
+    ssrcOf: (userId) => {
+      const speaker = state.speakers.get(userId);
+      if (!speaker) throw new Error(`${userId} is not in the channel`);
+      return speaker.ssrc;
+    },
+    serverDeafenBot: (deaf) => {
+      state.botServerDeaf = deaf;
     },
     close: async () => {
       await gateway.close();

@@ -1,4 +1,4 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { RawData, WebSocket } from 'ws';
 import { DAVE_PROTOCOL_VERSION, VoiceCloseCode, VoiceOp, isTransportMode } from './protocol.ts';
 import type { VoiceServerState } from './state.ts';
@@ -142,7 +142,7 @@ export class GatewayConnection implements SessionTransport {
     }
     const previous = this.state.sessions.get(config.sessionId);
     previous?.connection?.close(VoiceCloseCode.SessionNoLongerValid, 'Replaced by a new Identify');
-    const session = new VoiceSession(config.sessionId, config.userId, this.freeSsrc());
+    const session = new VoiceSession(config.sessionId, config.userId, this.state.freeSsrc());
     session.connection = this;
     this.session = session;
     this.state.addSession(session);
@@ -195,12 +195,5 @@ export class GatewayConnection implements SessionTransport {
       delay: Number(d.delay),
       at: performance.now(),
     });
-  }
-
-  private freeSsrc(): number {
-    let ssrc: number;
-    do ssrc = randomInt(1, 2 ** 32 - 1);
-    while (this.state.sessionsBySsrc.has(ssrc));
-    return ssrc;
   }
 }

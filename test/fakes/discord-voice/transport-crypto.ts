@@ -1,4 +1,4 @@
-import { createDecipheriv } from 'node:crypto';
+import { createCipheriv, createDecipheriv } from 'node:crypto';
 import type { TransportMode } from './protocol.ts';
 import { NONCE_SUFFIX_LENGTH, type RtpHeader } from './rtp.ts';
 
@@ -25,6 +25,38 @@ export function decryptTransport(mode: TransportMode, key: Buffer, packet: Buffe
   const nonce = Buffer.alloc(24);
   counter.copy(nonce);
   return xchacha20Poly1305Open(key, nonce, aad, ciphertext, tag);
+}
+
+/**
+ * Encrypts a voice packet for a client the way the server forwards others' audio in the rtpsize modes: `clear`
+ * (header up to the extension preamble) is the additional data, then ciphertext, tag and the 4-byte counter.
+ */
+export function encryptTransport(mode: TransportMode, key: Buffer, clear: Buffer, plaintext: Buffer, counter: number): Buffer {
+  const suffix = Buffer.alloc(NONCE_SUFFIX_LENGTH);
+  suffix.writeUInt32BE(counter >>> 0);
+  const nonce = Buffer.alloc(mode === 'aead_aes256_gcm_rtpsize' ? 12 : 24);
+  suffix.copy(nonce);
+  const sealed =
+    mode === 'aead_aes256_gcm_rtpsize'
+      ? sealAead('aes-256-gcm', key, nonce, clear, plaintext)
+      : sealAead(
+          'chacha20-poly1305',
+          hchacha20(key, nonce.subarray(0, 16)),
+          Buffer.concat([Buffer.alloc(4), nonce.subarray(16, 24)]),
+          clear,
+          plaintext,
+        );
+  return Buffer.concat([clear, sealed, suffix]);
+}
+
+/** Ciphertext followed by its 16-byte tag. */
+function sealAead(algorithm: 'aes-256-gcm' | 'chacha20-poly1305', key: Buffer, nonce: Buffer, aad: Buffer, plaintext: Buffer): Buffer {
+  const cipher =
+    algorithm === 'aes-256-gcm'
+      ? createCipheriv(algorithm, key, nonce, { authTagLength: TAG_LENGTH })
+      : createCipheriv(algorithm, key, nonce, { authTagLength: TAG_LENGTH });
+  cipher.setAAD(aad, { plaintextLength: plaintext.length });
+  return Buffer.concat([cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]);
 }
 
 function openAead(algorithm: 'aes-256-gcm' | 'chacha20-poly1305', key: Buffer, nonce: Buffer, aad: Buffer, ciphertext: Buffer, tag: Buffer): Buffer {

@@ -27,6 +27,10 @@ export class VoiceUdpEndpoint {
     });
   }
 
+  send(packet: Buffer, to: { address: string; port: number }): void {
+    this.socket.send(packet, to.port, to.address);
+  }
+
   close(): Promise<void> {
     return new Promise((resolve) => this.socket.close(() => resolve()));
   }

@@ -28,6 +28,10 @@ export class VoiceSession {
   selectedAddress: { address: string; port: number } | null = null;
   discoveredFrom: { address: string; port: number } | null = null;
   connection: SessionTransport | null = null;
+  /** Users whose SSRC this session has been told with a Speaking op. */
+  readonly announcedSpeakers = new Set<string>();
+  /** Counter of the nonces of the audio the server forwards to this client. */
+  outboundNonce = 0;
   private seq = 0;
   private buffered: Buffered[] = [];
 

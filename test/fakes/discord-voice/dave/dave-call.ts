@@ -167,6 +167,16 @@ export class DaveCall {
     this.note('invalid-commit-welcome', transitionId);
   }
 
+  /**
+   * The user's own client end-to-end encrypts a frame it sends, or null while it shares no group with the bot
+   * (it cannot encrypt for the bot yet, so nothing of it reaches the bot).
+   */
+  encrypt(userId: string, frame: Buffer): Buffer | null {
+    const member = this.members.find((candidate) => candidate.userId === userId);
+    if (!member?.inGroup || !this.botInGroup || !member.session.ready) return null;
+    return member.session.encryptOpus(frame);
+  }
+
   /** Removes the E2EE layer from a frame the given user sent, as a fellow group member would. */
   decrypt(userId: string, frame: Buffer): Buffer {
     const member = this.members.find((candidate) => candidate.inGroup);

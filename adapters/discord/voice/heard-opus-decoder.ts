@@ -1,0 +1,95 @@
+import type { OpusDecoder } from 'opus-decoder';
+import { quietly } from '../../../src/media/audio/quiet-console.ts';
+import { nativeOpus, opusBackend, type NativeOpusCodec, type OpusBackend } from '../../../src/media/opus-backend.ts';
+
+/** 20 ms at 48 kHz. */
+export const HEARD_FRAME_SAMPLES = 960;
+/** What one Opus packet may hold at most: 120 ms. */
+const MAX_PACKET_SAMPLES = 5760;
+
+/**
+ * One speaker's Opus stream decoded packet by packet to 48 kHz mono (libopus downmixes stereo packets), cut into
+ * 20 ms frames. Native libopus when it loads, else the WebAssembly decoder, which needs a moment to start: packets
+ * that come before it is ready are decoded once it is (at most `maxPending` of them; older ones are dropped).
+ */
+export class HeardOpusDecoder {
+  readonly #native: NativeOpusCodec | undefined;
+  #wasm: OpusDecoder<48000> | undefined;
+  #pending: Buffer[] | undefined;
+  readonly #maxPending: number;
+  #carry = new Int16Array(0);
+  #freed = false;
+
+  constructor(options: { backend?: OpusBackend; maxPending?: number } = {}) {
+    this.#maxPending = options.maxPending ?? 50;
+    const Native = opusBackend(options.backend) === 'native' ? nativeOpus() : undefined;
+    this.#native = Native ? new Native(48_000, 1) : undefined;
+  }
+
+  /**
+   * Decodes a packet and hands over each whole 20 ms frame it completes. Throws on a packet libopus rejects
+   * (the stream goes on with the next).
+   */
+  decode(packet: Buffer, onFrame: (pcm: Int16Array) => void): void {
+    if (this.#freed) return;
+    if (this.#native) return this.#split(this.#decodeNative(packet), onFrame);
+    if (this.#wasm) return this.#split(this.#decodeWasm(this.#wasm, packet), onFrame);
+    if (!this.#pending) this.#startWasm(onFrame);
+    this.#pending!.push(packet);
+    if (this.#pending!.length > this.#maxPending) this.#pending!.shift();
+  }
+
+  free(): void {
+    this.#freed = true;
+    this.#pending = undefined;
+    this.#wasm?.free();
+    this.#wasm = undefined;
+  }
+
+  #decodeNative(packet: Buffer): Int16Array {
+    const pcm = this.#native!.decode(packet);
+    const samples = new Int16Array(pcm.byteLength >> 1);
+    new Uint8Array(samples.buffer).set(pcm);
+    return samples;
+  }
+
+  #decodeWasm(decoder: OpusDecoder<48000>, packet: Buffer): Int16Array {
+    const decoded = quietly(() => decoder.decodeFrame(packet));
+    if (decoded.samplesDecoded === 0 && decoded.errors.length > 0) throw new Error(decoded.errors[0]!.message);
+    const channel = decoded.channelData[0]!;
+    const samples = new Int16Array(Math.min(decoded.samplesDecoded, MAX_PACKET_SAMPLES));
+    for (let i = 0; i < samples.length; i++) samples[i] = Math.max(-32768, Math.min(32767, Math.round(channel[i]! * 32768)));
+    return samples;
+  }
+
+  #startWasm(onFrame: (pcm: Int16Array) => void): void {
+    this.#pending = [];
+    void import('opus-decoder')
+      .then(async ({ OpusDecoder }) => {
+        const decoder = new OpusDecoder({ sampleRate: 48_000, channels: 1, streamCount: 1, coupledStreamCount: 0, channelMappingTable: [0] });
+        await decoder.ready;
+        if (this.#freed) return decoder.free();
+        this.#wasm = decoder;
+        for (const packet of this.#pending?.splice(0) ?? []) {
+          try {
+            this.#split(this.#decodeWasm(decoder, packet), onFrame);
+          } catch {
+            // A packet libopus rejects is skipped, as decode() would.
+          }
+        }
+      })
+      .catch(() => this.free());
+  }
+
+  #split(samples: Int16Array, onFrame: (pcm: Int16Array) => void): void {
+    let all = samples;
+    if (this.#carry.length > 0) {
+      all = new Int16Array(this.#carry.length + samples.length);
+      all.set(this.#carry);
+      all.set(samples, this.#carry.length);
+    }
+    let at = 0;
+    for (; at + HEARD_FRAME_SAMPLES <= all.length; at += HEARD_FRAME_SAMPLES) onFrame(all.slice(at, at + HEARD_FRAME_SAMPLES));
+    this.#carry = all.slice(at);
+  }
+}
