@@ -32,7 +32,9 @@ export interface VoiceManagerOptions {
   talk?: TalkOptions;
 }
 
-export interface TalkOptions extends Omit<TalkServices, 'synthesize'> {
+export interface TalkOptions extends Omit<TalkServices, 'synthesize' | 'activity'> {
+  /** Loads voice-activity detection (once) and returns a maker of one detector per speaker. */
+  loadActivity(): Promise<TalkServices['activity']>;
   /** The settings in force in a voice channel (whether listening is allowed, the name, quotas, voice). */
   settings(key: ConversationKey): Promise<ResolvedSettings>;
   /** A talk session ends after this long without a turn. Default 5 minutes. */
@@ -211,7 +213,7 @@ export class VoiceManager {
       throw new VoiceError(`I'm already listening in ${channel.name}; \`/talk stop\` ends it.`, { code: 'already_listening' });
     }
     this.#makeRoom(guildId, channel, options.move);
-    const link = await this.#queue(guildId).prepare(channel.id);
+    const [link, activity] = await Promise.all([this.#queue(guildId).prepare(channel.id), talk.loadActivity()]);
     if (!link.listen) throw new VoiceError("I can't hear voice channels here.", { code: 'cannot_listen' });
     const starter = platform.displayName(guildId, scope.userId);
     const session: TalkSession = new TalkSession({
@@ -223,7 +225,7 @@ export class VoiceManager {
         displayName: (userId) => platform.displayName(guildId, userId),
         post: (text, citations) => platform.postInVoiceChat(guildId, link.channelId, text, citations),
       },
-      services: { ...talk, synthesize },
+      services: { ...talk, synthesize, activity },
       startedBy: scope.userId,
       name: settings.talk.name,
       transcript: options.transcript,

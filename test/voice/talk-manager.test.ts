@@ -4,13 +4,13 @@ import { runCommand } from '../../commands/run-command.ts';
 import { talk } from '../../commands/talk.ts';
 import { SettingsStore } from '../../src/conversation/settings.ts';
 import { MemoryStore } from '../../src/store/memory-store.ts';
-import { EnergyActivity } from '../../src/voice/talk/energy-activity.ts';
+import { loadVoiceActivity } from '../../src/voice/talk/voice-activity.ts';
 import { VoiceManager } from '../../src/voice/voice-manager.ts';
 import type { ChannelRef, VoicePlatform } from '../../src/voice/voice-platform.ts';
 import { testConfig } from '../conversation/fake-adapter.ts';
 import { silentLogger } from '../helpers/logger.ts';
 import { FakeSynth, tone } from './fakes.ts';
-import { FakeAsr, FakeEngine, HearingLink, Signal } from './talk-fakes.ts';
+import { FakeAsr, FakeEngine, fixture, HearingLink, Signal } from './talk-fakes.ts';
 
 const CHANNELS: Record<string, string> = { 'voice-1': 'Lounge', 'voice-2': 'Gaming' };
 const NAMES: Record<string, string> = { alice: 'Alice', bob: 'Bob' };
@@ -78,7 +78,7 @@ function setup() {
       answer: engine.answer,
       transcribe: asr.transcribe,
       spending: { admit: async () => null, record: async () => {} },
-      activity: () => new EnergyActivity(),
+      loadActivity: () => loadVoiceActivity(),
     },
   });
   const services = { config, logger: silentLogger, store } as unknown as CommandServices;
@@ -163,7 +163,7 @@ describe('/talk', () => {
     await run('alice', 'start');
     const link = platform.links[0]!;
     // Stamped in the past, so the hangover after it has already gone by.
-    link.speak('alice', new Int16Array(960 * 50).fill(3000), performance.now() - 2000);
+    link.speak('alice', fixture('capital-of-france-a'), performance.now() - 3000);
     (await asr.next(0)).reply('What is the capital of France?');
     const answer = await engine.next(0);
     answer.emit({ type: 'text', delta: 'Paris. ' });

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { QuotaDenial, QuotaSubject } from '../../src/conversation/quotas.ts';
 import type { ReplyUsage } from '../../src/conversation/types.ts';
 import { readWav } from '../../src/media/wav.ts';
-import { EnergyActivity } from '../../src/voice/talk/energy-activity.ts';
+import { loadVoiceActivity } from '../../src/voice/talk/voice-activity.ts';
 import { TalkSession } from '../../src/voice/talk/talk-session.ts';
 import { silentLogger } from '../helpers/logger.ts';
 import { FakeSynth, tone } from './fakes.ts';
@@ -11,7 +11,7 @@ import { FakeAsr, FakeEngine, fixture, HearingLink, Signal } from './talk-fakes.
 let session: TalkSession | undefined;
 afterEach(() => session?.end('the test is over.'));
 
-function harness(people: number) {
+async function harness(people: number) {
   const link = new HearingLink();
   const asr = new FakeAsr();
   const engine = new FakeEngine();
@@ -45,7 +45,7 @@ function harness(people: number) {
           denied.has(subject.userId) ? { code: 'daily_budget', message: "You've used your daily budget.", retryAfterMs: 1000 } : null,
         record: async (subject, usage) => void charged.push({ subject, usage }),
       },
-      activity: () => new EnergyActivity(),
+      activity: await loadVoiceActivity(),
     },
     startedBy: 'alice',
     name: 'Herald',
@@ -71,7 +71,7 @@ function harness(people: number) {
 
 describe('A talk session', () => {
   it('answers a question asked aloud, speaking the first sentence while the answer is still written', async () => {
-    const h = harness(1);
+    const h = await harness(1);
     expect(h.link.listening).toBe(true);
     h.say('alice', 'capital-of-france-a');
     const turn = await h.asr.next(0);
@@ -113,8 +113,8 @@ describe('A talk session', () => {
     expect(h.charged[0]!.usage.audioSeconds).toBe(2);
   });
 
-  it('pauses for someone speaking over it and resumes when that was only a cough', async () => {
-    const h = harness(2);
+  it('pauses for a voice speaking over it, not for a cough, and resumes when the voice was no turn', async () => {
+    const h = await harness(2);
     h.say('alice', 'capital-of-france-a');
     (await h.asr.next(0)).reply('Herald, what is the capital of France?');
     const answer = await h.engine.next(0);
@@ -124,10 +124,14 @@ describe('A talk session', () => {
     await h.link.played(5);
 
     h.link.speak('bob', fixture('cough'), h.clock.now);
+    h.synth.requests[0]!.push(tone(0.4));
+    await h.link.played(25);
+
+    h.link.speak('bob', fixture('mm-hm-a'), h.clock.now);
     const atPause = h.link.packets.length;
     h.synth.requests[0]!.push(tone(1));
     for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
-    // A packet read ahead may still go out; nothing more while Bob's sound lasts.
+    // A packet read ahead may still go out; nothing more while Bob's voice lasts.
     expect(h.link.packets.length).toBeLessThanOrEqual(atPause + 1);
 
     h.clock.now += 1000;
@@ -139,7 +143,7 @@ describe('A talk session', () => {
   });
 
   it('with two people, ignores a turn without its name and answers one with it in place of the answer going on', async () => {
-    const h = harness(2);
+    const h = await harness(2);
     h.say('bob', 'time-in-tokyo-b');
     (await h.asr.next(0)).reply('What time is it in Tokyo?');
     await h.session.untilPause();
@@ -173,7 +177,7 @@ describe('A talk session', () => {
   });
 
   it('takes no turn from a cough, a click or an "mm-hm", and says why a spent budget gets no answer', async () => {
-    const h = harness(1);
+    const h = await harness(1);
     for (const sound of ['cough', 'click', 'mm-hm-a']) {
       h.say('bob', sound);
       await h.session.untilPause();
@@ -191,7 +195,7 @@ describe('A talk session', () => {
   });
 
   it('stops listening when it ends, and tells the channel why', async () => {
-    const h = harness(1);
+    const h = await harness(1);
     h.session.end('/talk stop by Alice.');
     expect(h.link.listening).toBe(false);
     expect(h.ended).toEqual(['/talk stop by Alice.']);

@@ -5,7 +5,7 @@ import { SpendingGuard } from '../../../src/conversation/quotas.ts';
 import type { Core } from '../../../src/core.ts';
 import type { ChatMessageForNarration } from '../../../src/voice/narration.ts';
 import { narrationBudget } from '../../../src/voice/narration-budget.ts';
-import { EnergyActivity } from '../../../src/voice/talk/energy-activity.ts';
+import { loadVoiceActivity } from '../../../src/voice/talk/voice-activity.ts';
 import type { VoiceControl } from '../../../src/voice/voice-control.ts';
 import { VoiceManager, type VoiceManagerOptions } from '../../../src/voice/voice-manager.ts';
 import { DiscordVoicePlatform, type VoiceLinkTimings } from './discord-voice-platform.ts';
@@ -56,7 +56,7 @@ export function createDiscordVoice(
       answer: (message, handleOptions) => core.engine.handle(message, handleOptions),
       transcribe: (input) => transcribe(core.capabilities, input),
       spending: new SpendingGuard(core.store, core.capabilities.config),
-      activity: () => new EnergyActivity(),
+      loadActivity: () => loadVoiceActivity(),
       ...(options.talkIdleMs !== undefined && { idleMs: options.talkIdleMs }),
     },
   });

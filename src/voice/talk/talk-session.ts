@@ -10,9 +10,9 @@ import type { OpusFrameStreamOptions } from '../../media/speech/opus-frame-strea
 import type { Citation } from '../../service/types.ts';
 import type { HeardAudio, VoiceLink } from '../voice-link.ts';
 import { SentenceCutter, spokenText } from './sentence-cutter.ts';
-import type { ActivityEvent, SpeakerActivity, SpeakerActivityFactory } from './speaker-activity.ts';
 import { SpokenAnswer } from './spoken-answer.ts';
 import { TurnAudio } from './turn-audio.ts';
+import type { VoiceActivity, VoiceActivityEvent } from './voice-activity.ts';
 import { matchName } from './voice-name.ts';
 
 /** The voice channel a session listens in, as the platform shows it. */
@@ -33,7 +33,8 @@ export interface TalkServices {
     admit(subject: QuotaSubject, limits?: UserLimits): Promise<QuotaDenial | null>;
     record(subject: QuotaSubject, usage: ReplyUsage): Promise<void>;
   };
-  activity: SpeakerActivityFactory;
+  /** A new speaker's voice-activity detector. */
+  activity(): VoiceActivity;
 }
 
 export interface TalkSessionOptions {
@@ -69,7 +70,7 @@ const MAX_TURN_SECONDS = 30;
 const SILENCE_CHECK_MS = 20;
 
 interface Speaker {
-  activity: SpeakerActivity;
+  activity: VoiceActivity;
   audio: TurnAudio;
 }
 
@@ -141,6 +142,7 @@ export class TalkSession {
     clearInterval(this.#silenceCheck);
     clearTimeout(this.#idleTimer);
     this.#stopAnswer();
+    for (const speaker of this.#speakers.values()) speaker.activity.free();
     this.#speakers.clear();
     this.#speaking.clear();
     this.#notifyPause();
@@ -166,7 +168,7 @@ export class TalkSession {
     for (const [userId, speaker] of this.#speakers) this.#onActivity(userId, speaker, speaker.activity.silence(now));
   }
 
-  #onActivity(userId: string, speaker: Speaker, event: ActivityEvent | undefined): void {
+  #onActivity(userId: string, speaker: Speaker, event: VoiceActivityEvent | undefined): void {
     if (!event) return;
     if (event.type === 'speech') {
       speaker.audio.start();
