@@ -89,6 +89,7 @@ export class HearingLink implements VoiceLink {
 interface PendingTranscript {
   input: TranscribeInput;
   reply(text: string): void;
+  fail(error: Error): void;
 }
 
 /** Speech recognition the test answers turn by turn. */
@@ -96,9 +97,9 @@ export class FakeAsr {
   readonly calls: PendingTranscript[] = [];
   readonly #called = new Signal();
   readonly transcribe = (input: TranscribeInput): Promise<Transcript> =>
-    new Promise((resolve) => {
+    new Promise((resolve, reject) => {
       const usage = { ...emptyServiceUsage(), audioSeconds: 2 };
-      this.calls.push({ input, reply: (text) => resolve({ text, usage }) });
+      this.calls.push({ input, reply: (text) => resolve({ text, usage }), fail: reject });
       this.#called.wake();
     });
   async next(index: number): Promise<PendingTranscript> {

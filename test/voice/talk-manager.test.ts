@@ -59,7 +59,7 @@ class TalkPlatform implements VoicePlatform {
 let manager: VoiceManager | undefined;
 afterEach(() => manager?.close());
 
-function setup() {
+function setup(idleMs?: number) {
   const config = testConfig();
   const store = new MemoryStore();
   const settings = new SettingsStore(store);
@@ -79,6 +79,7 @@ function setup() {
       transcribe: asr.transcribe,
       spending: { admit: async () => null, record: async () => {} },
       loadActivity: () => loadVoiceActivity(),
+      ...(idleMs !== undefined && { idleMs }),
     },
   });
   const services = { config, logger: silentLogger, store } as unknown as CommandServices;
@@ -187,5 +188,23 @@ describe('/talk', () => {
     expect(link.listening).toBe(false);
     expect(manager.isTalking('guild-1')).toBe(false);
     expect(await platform.posted('voice-1', 2)).toContain('🔇 Stopped listening: Alice, who started it, left the channel.');
+  });
+
+  it('ends when the channel empties, and after idle minutes without a turn', async () => {
+    const first = setup();
+    await first.allowListening();
+    first.platform.userChannels.set('alice', 'voice-1');
+    await first.run('alice', 'start');
+    first.manager.channelEmptied('guild-1', 'voice-1');
+    expect(first.platform.links[0]!.left).toBe(true);
+    expect(await first.platform.posted('voice-1', 2)).toContain('🔇 Stopped listening: everyone left the channel.');
+    manager!.close();
+
+    const second = setup(50);
+    await second.allowListening();
+    second.platform.userChannels.set('alice', 'voice-1');
+    await second.run('alice', 'start');
+    expect(await second.platform.posted('voice-1', 2)).toContain('🔇 Stopped listening: nobody talked to me for 1 s.');
+    expect(second.platform.links[0]!.listening).toBe(false);
   });
 });

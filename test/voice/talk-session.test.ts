@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { QuotaDenial, QuotaSubject } from '../../src/conversation/quotas.ts';
 import type { ReplyUsage } from '../../src/conversation/types.ts';
+import { MediaError } from '../../src/errors.ts';
 import { readWav } from '../../src/media/wav.ts';
 import { loadVoiceActivity } from '../../src/voice/talk/voice-activity.ts';
 import { TalkSession } from '../../src/voice/talk/talk-session.ts';
@@ -192,6 +193,13 @@ describe('A talk session', () => {
     expect(h.posts).toEqual(["⚠️ Bob: You've used your daily budget."]);
     expect(h.asr.calls).toHaveLength(0);
     expect(h.charged).toEqual([]);
+
+    h.denied.delete('bob');
+    h.say('bob', 'time-in-tokyo-b');
+    (await h.asr.next(0)).fail(new MediaError('The recording is damaged.', { code: 'corrupt' }));
+    await h.posted(2);
+    expect(h.posts[1]).toBe('⚠️ Bob: The recording is damaged.');
+    expect(h.engine.calls).toEqual([]);
   });
 
   it('stops listening when it ends, and tells the channel why', async () => {

@@ -194,7 +194,10 @@ export class TalkSession {
     this.#pendingTurns++;
     this.#turns = this.#turns
       .then(() => this.#takeTurn(userId, heard.wav))
-      .catch((error: unknown) => this.#options.logger.warn({ err: error, userId }, 'talk: a turn failed'))
+      .catch(async (error: unknown) => {
+        this.#options.logger.warn({ err: error, userId }, 'talk: a turn failed');
+        await this.#post(`⚠️ ${this.#options.room.displayName(userId)}: ${describeError(error).message}`);
+      })
       .finally(() => {
         this.#pendingTurns--;
         this.#resumeIfQuiet();
