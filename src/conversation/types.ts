@@ -168,6 +168,8 @@ export interface HandleOptions {
   overrides?: RequestOverrides;
   /** The history of the channels the asker and Herald can read, for the workspace search tool. */
   workspace?: WorkspaceHistory;
+  /** The answer is spoken aloud in a voice channel: the model is asked for plain, brief sentences. */
+  spoken?: boolean;
   /** This message is an edit answered again (the stream then starts with a `replacement` event). */
   replaces?: Replacement;
   /**

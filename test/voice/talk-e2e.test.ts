@@ -92,6 +92,13 @@ describe('Talking with Herald in a voice channel: real discord.js and @discordjs
     await waitForText(fake.voiceChannel.id, '🗣️ **Alice:** Herald, tell me about France, long 60');
     await waitForText(fake.voiceChannel.id, '🔊 **Herald:** ');
     expect(voice.received.every((packet) => packet.e2ee)).toBe(true);
+    const asked = emu.requests.find((request) => JSON.stringify(request.body).includes('tell me about France'))!.body as {
+      messages: { role: string; content: string }[];
+      thinking?: { type: string };
+    };
+    expect(asked.messages[0]!.content).toContain('your answer is spoken aloud');
+    expect(asked.messages.at(-1)!.content).toBe('[Alice]: Herald, tell me about France, long 60');
+    expect(asked.thinking).toEqual({ type: 'disabled' });
   });
 
   it('pauses while a second person speaks over it, and goes on when that was not a turn for Herald', async () => {

@@ -84,7 +84,7 @@ describe('A talk session', () => {
 
     const answer = await h.engine.next(0);
     expect(answer.message).toMatchObject({ author: { id: 'alice', displayName: 'Alice' }, text: 'What is the capital of France?', isDirect: false });
-    expect(answer.options.overrides).toEqual({ thinking: false });
+    expect(answer.options).toMatchObject({ overrides: { thinking: false }, spoken: true });
     answer.emit({ type: 'text', delta: 'Paris is the capital' });
     answer.emit({ type: 'text', delta: ' of France [1]. It lies' });
     await h.synth.waitForRequests(1);

@@ -264,7 +264,7 @@ export class TalkSession {
     let written = '';
     let citations: readonly Citation[] = [];
     try {
-      for await (const event of services.answer(message, { signal: controller.signal, overrides: { thinking: false } })) {
+      for await (const event of services.answer(message, { signal: controller.signal, overrides: { thinking: false }, spoken: true })) {
         if (controller.signal.aborted) break;
         if (event.type === 'text') {
           written += event.delta;
