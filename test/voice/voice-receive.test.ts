@@ -17,6 +17,8 @@ let voice: FakeVoiceServer;
 let link: DiscordVoiceLink;
 let jukebox: UserRecord;
 const logs: { level: number; msg: string }[] = [];
+/** The warnings logged since `from` (an earlier length of `logs`). */
+const warningsSince = (from: number) => logs.slice(from).filter((line) => line.level === 40);
 
 beforeAll(async () => {
   fake = await startFakeDiscord({ heartbeatIntervalMs: 1000 });
@@ -37,7 +39,7 @@ beforeAll(async () => {
   });
   fake.setVoiceServer({ endpoint: voice.endpoint, token: 'voice-token' });
   const logger = pino({ level: 'info' }, { write: (line: string) => logs.push(JSON.parse(line)) });
-  link = await new DiscordVoicePlatform(client, logger).join(fake.guild.id, fake.voiceChannel.id);
+  link = await new DiscordVoicePlatform(client, logger, { recoverTimeoutMs: 500, rejoinDelayMs: 50 }).join(fake.guild.id, fake.voiceChannel.id);
 });
 
 afterAll(async () => {
@@ -88,14 +90,16 @@ const receiverQuiet = (userId: string) =>
 describe('Discord voice link hears the channel: real discord.js and @discordjs/voice, fake Discord and voice server', () => {
   it("delivers each person's decoded frames under their id while listening, skips bots, and is deaf otherwise", async () => {
     const { alice, bob } = fake.users;
+    const logged = logs.length;
     expect(fake.voiceRequests.at(-1)).toMatchObject({ channelId: fake.voiceChannel.id, selfDeaf: true });
     const heard: HeardAudio[] = [];
     const stop = link.listen((audio) => heard.push(audio));
     await fake.waitFor(() => fake.voiceRequests.at(-1)?.selfDeaf === false, { description: 'the bot undeafened' });
     expect(fake.voiceRequests.at(-1)?.channelId).toBe(fake.voiceChannel.id);
 
-    // Bob is not in the client's cache: he is looked up while his first frames wait.
+    // Bob and the jukebox bot are not in the client's cache: they are looked up while their first frames wait.
     client.users.cache.delete(bob.id);
+    client.users.cache.delete(jukebox.id);
     const quiet = Promise.all([receiverQuiet(alice.id), receiverQuiet(bob.id), receiverQuiet(jukebox.id)]);
     const [saidAlice, saidBob, saidJukebox] = await Promise.all([
       voice.speak(alice.id, talkFixture('capital-of-france-a')),
@@ -135,11 +139,50 @@ describe('Discord voice link hears the channel: real discord.js and @discordjs/v
     await arrived; // Discord still sends the audio to a self-deafened bot
     await afterQuiet;
     expect(heard.length).toBe(before);
-    expect(logs.filter((line) => line.level >= 40)).toEqual([]);
+    expect(logs.slice(logged).filter((line) => line.level >= 40)).toEqual([]);
+  });
+
+  it('goes on hearing, undeafened, through a lost voice connection joined afresh', async () => {
+    const { alice } = fake.users;
+    const heard: HeardAudio[] = [];
+    const stop = link.listen((audio) => heard.push(audio));
+    const [identifies, executes, requests] = [
+      voice.payloads.filter((payload) => payload.op === 0).length,
+      voice.daveEvents.filter((event) => event.type === 'execute').length,
+      fake.voiceRequests.length,
+    ];
+    voice.dropConnection(4006); // not resumable: the link joins afresh
+    await fake.waitFor(() => voice.payloads.filter((payload) => payload.op === 0).length > identifies, { timeoutMs: 5_000 });
+    await fake.waitFor(() => voice.daveEvents.filter((event) => event.type === 'execute').length > executes, { timeoutMs: 5_000 });
+    const joins = fake.voiceRequests.slice(requests).filter((request) => request.channelId !== null);
+    expect(joins.length).toBeGreaterThan(0);
+    expect(joins.every((request) => !request.selfDeaf)).toBe(true);
+
+    const quiet = receiverQuiet(alice.id);
+    const said = await voice.speak(alice.id, talkFixture('mm-hm-a'));
+    await quiet;
+    expect(heard.map((audio) => audio.userId)).toEqual(said.opus.map(() => alice.id));
+    stop();
+  });
+
+  it('drops what a speaker sends beyond real time, with one warning', async () => {
+    const { bob } = fake.users;
+    const logged = logs.length;
+    const heard: HeardAudio[] = [];
+    const stop = link.listen((audio) => heard.push(audio));
+    const quiet = receiverQuiet(bob.id);
+    const said = await voice.speak(bob.id, talkFixture('long-interruption-a'), { input: 'open-mic', frameIntervalMs: 0 });
+    await quiet;
+    stop();
+    // Two seconds' worth get through at once (network jitter), then fifty frames a second.
+    expect(heard.length).toBeGreaterThanOrEqual(100);
+    expect(heard.length).toBeLessThan(said.opus.length - 50);
+    expect(warningsSince(logged).map((line) => line.msg)).toEqual(['voice: a speaker sends faster than real time; dropping the excess']);
   });
 
   it("warns once, and goes on hearing, when a speaker's packets arrive but none can be decrypted", async () => {
     const { alice } = fake.users;
+    const logged = logs.length;
     const heard: HeardAudio[] = [];
     const stop = link.listen((audio) => heard.push(audio));
     for (let attempt = 0; attempt < 2; attempt++) {
@@ -148,7 +191,7 @@ describe('Discord voice link hears the channel: real discord.js and @discordjs/v
       await quiet;
     }
     expect(heard).toEqual([]);
-    const warnings = logs.filter((line) => line.level === 40);
+    const warnings = warningsSince(logged);
     expect(warnings.map((line) => line.msg)).toEqual(['voice: packets arrive from a speaker but the receiver yields no audio (decryption failing?)']);
     expect(warnings[0]).toMatchObject({ guildId: fake.guild.id, userId: alice.id });
 

@@ -71,6 +71,7 @@ export class DiscordVoiceLink implements VoiceLink {
   #closed = false;
   readonly #hearers = new Set<{ onAudio: (audio: HeardAudio) => void }>();
   #hearing: VoiceHearing | undefined;
+  #listenerFailed = false;
 
   private constructor(options: DiscordVoiceLinkOptions) {
     this.#options = options;
@@ -128,18 +129,14 @@ export class DiscordVoiceLink implements VoiceLink {
     if (!this.#hearing) {
       const { guildId, logger, isBot = () => false, opusBackend } = this.#options;
       this.#hearing = new VoiceHearing({ guildId, logger, isBot, opusBackend, deliver: (audio) => this.#deliver(audio) });
-      const connection = this.#connection;
-      if (connection?.state.status === VoiceConnectionStatus.Ready) {
-        this.#hearing.attach(connection.receiver);
-        this.#setDeaf(connection, false);
-      }
+      this.#listenerFailed = false;
+      this.#syncHearing();
     }
     return () => {
       if (!this.#hearers.delete(hearer) || this.#hearers.size > 0) return;
       this.#hearing?.stop();
       this.#hearing = undefined;
-      const connection = this.#connection;
-      if (!this.#closed && connection?.state.status === VoiceConnectionStatus.Ready) this.#setDeaf(connection, true);
+      if (!this.#closed) this.#syncHearing();
     };
   }
 
@@ -195,7 +192,6 @@ export class DiscordVoiceLink implements VoiceLink {
       if (connection.state.status !== VoiceConnectionStatus.Destroyed) connection.destroy();
       throw new VoiceError('I could not connect to the voice channel in time. Please try again.', { code: 'connect_failed', cause: error });
     }
-    this.#hearing?.attach(connection.receiver);
     await this.#attachPlayer(connection);
   }
 
@@ -204,18 +200,28 @@ export class DiscordVoiceLink implements VoiceLink {
       try {
         hearer.onAudio(audio);
       } catch (error) {
+        if (this.#listenerFailed) continue;
+        this.#listenerFailed = true;
         this.#options.logger.error({ err: error, guildId: this.#options.guildId }, 'voice: a listener failed on heard audio');
       }
     }
   }
 
-  /** Self-deafening only changes the bot's badge (Discord sends audio regardless); it tells people whether it listens. */
-  #setDeaf(connection: VoiceConnection, selfDeaf: boolean): void {
-    connection.rejoin({ ...connection.joinConfig, selfDeaf });
+  /**
+   * On a ready connection, hears through its receiver while someone listens, and shows the bot undeafened exactly
+   * then. Self-deafening is only a badge (Discord sends audio regardless): it tells people whether the bot listens.
+   */
+  #syncHearing(): void {
+    const connection = this.#connection;
+    if (!connection || connection.state.status !== VoiceConnectionStatus.Ready) return;
+    this.#hearing?.attach(connection.receiver);
+    const selfDeaf = this.#hearing === undefined;
+    if (connection.joinConfig.selfDeaf !== selfDeaf) connection.rejoin({ ...connection.joinConfig, selfDeaf });
   }
 
-  /** The player speaks on a (re)connected call only once its audio can be end-to-end encrypted. */
+  /** On a (re)connected call, hearing goes on at once; the player speaks only once its audio can be end-to-end encrypted. */
   async #attachPlayer(connection: VoiceConnection): Promise<void> {
+    this.#syncHearing();
     await this.#untilEncrypted(connection);
     if (this.#closed || connection !== this.#connection) return;
     this.#subscription = connection.subscribe(this.#player);

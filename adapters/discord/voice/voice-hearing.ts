@@ -50,7 +50,7 @@ export class VoiceHearing {
   readonly #speakers = new Map<string, Speaker>();
   readonly #bots = new Set<string>();
   #receiver: VoiceReceiver | undefined;
-  #warned = new Set<string>();
+  readonly #warned = new Set<string>();
   #stopped = false;
 
   constructor(options: VoiceHearingOptions) {
@@ -114,8 +114,8 @@ export class VoiceHearing {
         for (const audio of held) this.#options.deliver(audio);
       },
       (error: unknown) => {
-        const { logger, guildId } = this.#options;
-        logger.warn({ err: error, guildId, userId }, 'voice: could not tell whether a speaker is a bot; not listening to them');
+        // Not heard this time; the next time they speak, they are looked up again.
+        this.#warnOnce('lookup', { userId, err: error }, 'voice: could not tell whether a speaker is a bot; not listening to them');
         if (this.#speakers.get(userId) === speaker) this.#drop(speaker);
       },
     );

@@ -192,7 +192,7 @@ export async function startFakeVoiceServer(options: FakeVoiceServerOptions = {})
       if (state.users.includes(userId)) throw new Error(`${userId} is already in the channel`);
       state.users.push(userId);
       state.addSpeaker(userId);
-      liveSession()?.send(VoiceOp.ClientsConnect, { user_ids: [userId] });
+      liveSession()?.clientsConnected([userId]);
       state.dave.memberJoined(userId);
     },
     disconnectUser: (userId) => {

@@ -147,7 +147,7 @@ export class GatewayConnection implements SessionTransport {
     this.session = session;
     this.state.addSession(session);
     session.sendUnnumbered(VoiceOp.Ready, { ssrc: session.ssrc, ip: '127.0.0.1', port: this.state.udpPort, modes: config.modes });
-    if (this.state.users.length > 0) session.send(VoiceOp.ClientsConnect, { user_ids: [...this.state.users] });
+    session.clientsConnected([...this.state.users]);
   }
 
   private onResume(d: unknown): void {

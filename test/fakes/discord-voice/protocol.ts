@@ -13,6 +13,10 @@ export const VoiceOp = {
   Resumed: 9,
   ClientsConnect: 11,
   ClientDisconnect: 13,
+  /** `{ user_id, flags }` for each client that connects (undocumented for bots; libraries ignore it). */
+  ClientFlags: 18,
+  /** `{ user_id, platform }`: 0 desktop, 1 mobile. */
+  ClientPlatform: 20,
   DavePrepareTransition: 21,
   DaveExecuteTransition: 22,
   DaveTransitionReady: 23,

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 
 /**
- * Recorded sounds of simulated users (test/fixtures/audio/talk, made by make-fixtures.sh): 48 kHz mono s16le.
- * The suffix names the voice: `-a` is one speaker (en-us), `-b` another (en-gb, female).
+ * Recorded sounds of simulated users (test/fixtures/audio/talk, made by make-fixtures.sh: 48 kHz mono s16le),
+ * with the words said ('' for sounds that are not speech). The suffix names the voice: `-a` is one speaker
+ * (en-us), `-b` another (en-gb, female).
  */
 export const TALK_FIXTURES = {
   'capital-of-france-a': 'Herald, what is the capital of France?',
@@ -24,6 +25,3 @@ export function talkFixture(name: TalkFixture): Int16Array {
   new Uint8Array(pcm.buffer).set(bytes.subarray(0, pcm.byteLength));
   return pcm;
 }
-
-/** The words said in a fixture ('' for sounds that are not speech). */
-export const fixtureWords = (name: TalkFixture): string => TALK_FIXTURES[name];

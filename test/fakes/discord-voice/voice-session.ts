@@ -1,5 +1,5 @@
 import type { WebSocket } from 'ws';
-import type { TransportMode } from './protocol.ts';
+import { VoiceOp, type TransportMode } from './protocol.ts';
 
 /** The websocket currently serving a session, with the server-side ways to end it. */
 export interface SessionTransport {
@@ -45,6 +45,16 @@ export class VoiceSession {
   send(op: number, d: unknown): void {
     const seq = this.nextSeq();
     this.deliver(seq, JSON.stringify({ op, d, seq }));
+  }
+
+  /** Opcode 11 for clients already in the call or joining it, each followed by its flags and platform. */
+  clientsConnected(userIds: string[]): void {
+    if (userIds.length === 0) return;
+    this.send(VoiceOp.ClientsConnect, { user_ids: userIds });
+    for (const userId of userIds) {
+      this.send(VoiceOp.ClientFlags, { user_id: userId, flags: 0 });
+      this.send(VoiceOp.ClientPlatform, { user_id: userId, platform: 0 });
+    }
   }
 
   /** A binary DAVE message: 2-byte sequence, 1-byte opcode, payload. */
