@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerCommands, startDiscord, type DiscordBot } from '../../adapters/discord/index.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import { createCore, type Core } from '../../src/core.ts';
-import { startFakeVoiceServer, talkFixture, type FakeVoiceServer, type TalkFixture } from '../fakes/discord-voice/index.ts';
+import { startFakeVoiceServer, TALK_FIXTURES, talkFixture, type FakeVoiceServer, type TalkFixture } from '../fakes/discord-voice/index.ts';
 import { startFakeDiscord, type FakeDiscord } from '../fakes/discord/index.ts';
 import { startEmulator, type Emulator } from '../fakes/service/emulator.ts';
 import { silentLogger } from '../helpers/logger.ts';
@@ -12,8 +12,8 @@ const VOICE_TOKEN = 'fake-voice-token';
 /** What the emulator's speech recognition hears in each recording ("long N": the emulator answers N words). */
 const WORDS: Partial<Record<TalkFixture, string>> = {
   'capital-of-france-a': 'Herald, tell me about France, long 60',
-  'time-in-tokyo-b': 'What time is it in Tokyo?',
-  'tell-me-a-joke-b': 'Hey Herald, tell me a joke.',
+  'time-in-tokyo-b': TALK_FIXTURES['time-in-tokyo-b'],
+  'tell-me-a-joke-b': TALK_FIXTURES['tell-me-a-joke-b'],
 };
 
 let emu: Emulator;

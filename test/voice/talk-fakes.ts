@@ -1,16 +1,8 @@
-import { readFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { Transcript, TranscribeInput } from '../../src/capabilities/transcribe.ts';
 import type { HandleOptions, IncomingMessage, ReplyEvent } from '../../src/conversation/types.ts';
 import { emptyServiceUsage } from '../../src/service/usage.ts';
 import type { HeardAudio, VoiceLink, VoiceLoss } from '../../src/voice/voice-link.ts';
-
-const FIXTURES = new URL('../fixtures/audio/talk/', import.meta.url);
-
-export function fixture(name: string): Int16Array {
-  const bytes = readFileSync(new URL(`${name}.pcm`, FIXTURES));
-  return new Int16Array(bytes.buffer, bytes.byteOffset, bytes.length / 2);
-}
 
 /** Resolves the next time `wake` is called. */
 export class Signal {

@@ -9,8 +9,9 @@ import { VoiceManager } from '../../src/voice/voice-manager.ts';
 import type { ChannelRef, VoicePlatform } from '../../src/voice/voice-platform.ts';
 import { testConfig } from '../conversation/fake-adapter.ts';
 import { silentLogger } from '../helpers/logger.ts';
+import { talkFixture } from '../fakes/discord-voice/index.ts';
 import { FakeSynth, tone } from './fakes.ts';
-import { FakeAsr, FakeEngine, fixture, HearingLink, Signal } from './talk-fakes.ts';
+import { FakeAsr, FakeEngine, HearingLink, Signal } from './talk-fakes.ts';
 
 const CHANNELS: Record<string, string> = { 'voice-1': 'Lounge', 'voice-2': 'Gaming' };
 const NAMES: Record<string, string> = { alice: 'Alice', bob: 'Bob' };
@@ -164,7 +165,7 @@ describe('/talk', () => {
     await run('alice', 'start');
     const link = platform.links[0]!;
     // Stamped in the past, so the hangover after it has already gone by.
-    link.speak('alice', fixture('capital-of-france-a'), performance.now() - 3000);
+    link.speak('alice', talkFixture('capital-of-france-a'), performance.now() - 3000);
     (await asr.next(0)).reply('What is the capital of France?');
     const answer = await engine.next(0);
     answer.emit({ type: 'text', delta: 'Paris. ' });

@@ -6,8 +6,9 @@ import { readWav } from '../../src/media/wav.ts';
 import { loadVoiceActivity } from '../../src/voice/talk/voice-activity.ts';
 import { TalkSession } from '../../src/voice/talk/talk-session.ts';
 import { silentLogger } from '../helpers/logger.ts';
+import { talkFixture, type TalkFixture } from '../fakes/discord-voice/index.ts';
 import { FakeSynth, tone } from './fakes.ts';
-import { FakeAsr, FakeEngine, fixture, HearingLink, Signal } from './talk-fakes.ts';
+import { FakeAsr, FakeEngine, HearingLink, Signal } from './talk-fakes.ts';
 
 let session: TalkSession | undefined;
 afterEach(() => session?.end('the test is over.'));
@@ -59,8 +60,8 @@ async function harness(people: number) {
   });
   session.start();
   /** Says a recording, then lets the clock run past the hangover of silence after it. */
-  const say = (userId: string, name: string) => {
-    const end = link.speak(userId, fixture(name), clock.now);
+  const say = (userId: string, name: TalkFixture) => {
+    const end = link.speak(userId, talkFixture(name), clock.now);
     clock.now = end + 1000;
     return end;
   };
@@ -124,11 +125,11 @@ describe('A talk session', () => {
     h.synth.requests[0]!.push(tone(0.2));
     await h.link.played(5);
 
-    h.link.speak('bob', fixture('cough'), h.clock.now);
+    h.link.speak('bob', talkFixture('cough'), h.clock.now);
     h.synth.requests[0]!.push(tone(0.4));
     await h.link.played(25);
 
-    h.link.speak('bob', fixture('mm-hm-a'), h.clock.now);
+    h.link.speak('bob', talkFixture('mm-hm-a'), h.clock.now);
     const atPause = h.link.packets.length;
     h.synth.requests[0]!.push(tone(1));
     for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
@@ -179,7 +180,7 @@ describe('A talk session', () => {
 
   it('takes no turn from a cough, a click or an "mm-hm", and says why a spent budget gets no answer', async () => {
     const h = await harness(1);
-    for (const sound of ['cough', 'click', 'mm-hm-a']) {
+    for (const sound of ['cough', 'click', 'mm-hm-a'] as const) {
       h.say('bob', sound);
       await h.session.untilPause();
     }
