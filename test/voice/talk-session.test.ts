@@ -2,8 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { QuotaDenial, QuotaSubject } from '../../src/conversation/quotas.ts';
 import type { ReplyUsage } from '../../src/conversation/types.ts';
 import { MediaError } from '../../src/errors.ts';
+import { opusFrameStream } from '../../src/media/speech/opus-frame-stream.ts';
 import { readWav } from '../../src/media/wav.ts';
 import { loadVoiceActivity } from '../../src/voice/talk/voice-activity.ts';
+import { SpokenAnswer } from '../../src/voice/talk/spoken-answer.ts';
 import { TalkSession } from '../../src/voice/talk/talk-session.ts';
 import { silentLogger } from '../helpers/logger.ts';
 import { talkFixture, type TalkFixture } from '../fakes/discord-voice/index.ts';
@@ -212,5 +214,42 @@ describe('A talk session', () => {
     expect(h.posts).toEqual(['🔇 Stopped listening: /talk stop by Alice.']);
     h.say('alice', 'capital-of-france-a');
     expect(h.asr.calls).toHaveLength(0);
+  });
+});
+
+describe('A spoken answer', () => {
+  it('synthesizes the sentence playing and the next, no further ahead, and plays them in order', async () => {
+    const synth = new FakeSynth();
+    const spoken = new SpokenAnswer((text, signal) => synth.synthesize({ text, signal }));
+    for (const text of ['One.', 'Two.', 'Three.']) spoken.add(text);
+    spoken.end();
+    await synth.waitForRequests(1);
+    const packets: Buffer[] = [];
+    const played = new Promise<void>((resolve) => {
+      spoken.packets.on('data', (packet: Buffer) => packets.push(packet));
+      spoken.packets.once('end', resolve);
+    });
+    await synth.waitForRequests(2);
+    expect(synth.requests.map((request) => request.input.text)).toEqual(['One.', 'Two.']);
+    // The second sentence is ready first; it still waits for the first.
+    synth.requests[1]!.push(tone(0.1, 880));
+    synth.requests[1]!.end();
+    synth.requests[0]!.push(tone(0.1));
+    synth.requests[0]!.end();
+    await synth.waitForRequests(3);
+    expect(packets.length).toBeGreaterThanOrEqual(5);
+    synth.requests[2]!.end();
+    await played;
+    const encoded = async (pcm: Buffer) => {
+      const out: Buffer[] = [];
+      for await (const packet of opusFrameStream(
+        (async function* () {
+          yield pcm;
+        })(),
+      ))
+        out.push(packet);
+      return out;
+    };
+    expect(packets).toEqual([...(await encoded(tone(0.1))), ...(await encoded(tone(0.1, 880))), ...(await encoded(Buffer.alloc(0)))]);
   });
 });

@@ -114,10 +114,6 @@ export class TalkSession {
     return this.#options.link.channelId;
   }
 
-  get ended(): boolean {
-    return this.#ended;
-  }
-
   /** Starts listening; the link must be able to hear. */
   start(): void {
     const { link } = this.#options;
