@@ -76,7 +76,11 @@ describe('Talking with Herald in a voice channel: real discord.js and @discordjs
 
   it('answers a question asked aloud, aloud in the same channel, and posts the transcripts when asked', async () => {
     const { alice } = fake.users;
-    await core.engine.updateSettings({ platform: 'discord', workspaceId: fake.guild.id }, { voiceListening: true });
+    const allowed = fake.invokeCommand({ name: 'settings', userId: fake.users.owner.id, options: { voice_listening: 'on' } });
+    const saved = await fake.waitFor(() => (allowed.originalMessageId ? fake.message(allowed.originalMessageId) : undefined), {
+      description: '/settings saved',
+    });
+    expect(saved.content).toContain('listening in voice: on');
     fake.invokeCommand({ name: 'talk', subcommand: 'start', options: { transcript: true } });
     await waitForText(fake.textChannel.id, '🎙️ Listening in 🔊 Voice.');
     await waitForText(
