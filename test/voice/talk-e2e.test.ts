@@ -126,7 +126,7 @@ describe('Talking with Herald in a voice channel: real discord.js and @discordjs
     expect(botTexts(fake.voiceChannel.id).some((text) => text.includes('Tokyo'))).toBe(false);
   });
 
-  it('takes no turn from a cough, and answers a turn that starts with its name in place of the answer going on', async () => {
+  it('takes no turn from a cough, answers a turn that starts with its name in place of the answer going on, and ends when its starter leaves', async () => {
     const { bob } = fake.users;
     const heard = transcriptions();
     await voice.speak(bob.id, talkFixture('cough'));
@@ -135,8 +135,8 @@ describe('Talking with Herald in a voice channel: real discord.js and @discordjs
     await waitForText(fake.voiceChannel.id, '🔊 **Herald:** Echo: [Bob]: Hey Herald, tell me a joke.');
     expect(transcriptions() - heard).toBe(1);
 
-    fake.invokeCommand({ name: 'talk', subcommand: 'stop' });
-    await waitForText(fake.voiceChannel.id, '🔇 Stopped listening: /talk stop by');
+    fake.setVoiceState({ userId: fake.users.alice.id, channelId: null });
+    await waitForText(fake.voiceChannel.id, '🔇 Stopped listening: Alice, who started it, left the channel.');
     await fake.waitFor(() => fake.voiceRequests.at(-1)?.selfDeaf === true, { description: 'the bot deafened again' });
   });
 });

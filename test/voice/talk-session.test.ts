@@ -21,6 +21,7 @@ async function harness(people: number) {
   const engine = new FakeEngine();
   const synth = new FakeSynth();
   const posts: string[] = [];
+  const sources: string[] = [];
   const newPost = new Signal();
   const charged: { subject: QuotaSubject; usage: ReplyUsage }[] = [];
   const denied = new Set<string>();
@@ -35,8 +36,9 @@ async function harness(people: number) {
     room: {
       people: () => room.people,
       displayName: (userId) => names[userId] ?? userId,
-      post: async (text) => {
+      post: async (text, citations) => {
         posts.push(text);
+        if (citations?.length) sources.push(...citations.map((citation) => citation.url));
         newPost.wake();
       },
     },
@@ -70,7 +72,7 @@ async function harness(people: number) {
   const posted = async (count: number) => {
     while (posts.length < count) await newPost.wait();
   };
-  return { session, link, asr, engine, synth, posts, posted, charged, denied, room, clock, ended, say };
+  return { session, link, asr, engine, synth, posts, sources, posted, charged, denied, room, clock, ended, say };
 }
 
 describe('A talk session', () => {
@@ -109,6 +111,7 @@ describe('A talk session', () => {
       '🗣️ **Alice:** What is the capital of France?',
       '🔊 **Herald:** Paris is the capital of France [1]. It lies on the Seine.',
     ]);
+    expect(h.sources).toEqual(['https://example.com/paris']);
     // Transcription, then the two sentences' speech, charged to Alice.
     expect(h.charged.map(({ subject, usage }) => [subject.userId, usage.serviceCalls])).toEqual([
       ['alice', 1],
