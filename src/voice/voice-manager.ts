@@ -235,6 +235,7 @@ export class VoiceManager {
       idleMs: talk.idleMs ?? 5 * 60_000,
       logger: logger.child({ guildId, talk: channel.id }),
       ...(opus && { opus }),
+      otherSpeechEnded: () => this.#queues.get(guildId)?.currentEnded(),
       onEnd: () => {
         if (this.#talks.get(guildId) === session) this.#talks.delete(guildId);
         this.#queues.get(guildId)?.idle();

@@ -58,6 +58,8 @@ export interface TalkSessionOptions {
   opus?: OpusFrameStreamOptions;
   /** The clock heard frames are stamped with. Default `performance.now()`. */
   clock?: () => number;
+  /** Settles when other speech playing in the channel (a /say) has ended: an answer waits for it. */
+  otherSpeechEnded?(): Promise<unknown> | undefined;
   /** Told once when the session has ended (unsubscribed, answer stopped). */
   onEnd(reason: string): void;
 }
@@ -78,6 +80,8 @@ interface Answer {
   spoken: SpokenAnswer;
   controller: AbortController;
   playing?: Promise<void>;
+  /** Its packets have been handed to the link. */
+  onLink?: boolean;
 }
 
 /**
@@ -244,7 +248,7 @@ export class TalkSession {
       const words = spokenText(sentence);
       if (words === '') return;
       spoken.add(words);
-      answer.playing ??= link.play(spoken.packets);
+      answer.playing ??= this.#play(answer);
     };
     const message: IncomingMessage = {
       platform,
@@ -289,13 +293,23 @@ export class TalkSession {
     }
   }
 
+  async #play(answer: Answer): Promise<void> {
+    await this.#options.otherSpeechEnded?.();
+    if (answer.controller.signal.aborted) {
+      answer.spoken.packets.destroy();
+      return;
+    }
+    answer.onLink = true;
+    await this.#options.link.play(answer.spoken.packets);
+  }
+
   #stopAnswer(): void {
     const answer = this.#answer;
     if (!answer) return;
     this.#answer = undefined;
     answer.controller.abort();
     answer.spoken.stop();
-    if (answer.playing !== undefined) this.#options.link.stopPlayback();
+    if (answer.onLink) this.#options.link.stopPlayback();
   }
 
   #resumeIfQuiet(): void {
