@@ -139,6 +139,21 @@ describe('VoiceActivity', () => {
     );
   });
 
+  it('takes three seconds of loud room noise (a fan next to the microphone) for nothing', async () => {
+    const activity = await detector();
+    const noise = fixture('room-noise');
+    const loud = new Int16Array(150 * FRAME);
+    // Looped forwards then backwards, at about -20 dBFS: as loud as speech.
+    for (let i = 0; i < loud.length; i++) {
+      const k = i % (2 * noise.length);
+      loud[i] = Math.max(-32768, Math.min(32767, 25 * noise[k < noise.length ? k : 2 * noise.length - 1 - k]!));
+    }
+    const { events, stopped } = feed(activity, loud, 0);
+    expect(activity.silence(stopped + hangoverMs)).toBeUndefined();
+    expect(events).toEqual([]);
+    expect(activity.speaking).toBe(false);
+  });
+
   it('follows two people talking over each other, each with their own detector', async () => {
     const detectors = { ana: await detector(), bo: await detector() };
     const ana = stream(fixture('capital-of-france-a'), 200, 600, 4);
