@@ -208,6 +208,24 @@ describe('A talk session', () => {
     expect(h.engine.calls).toEqual([]);
   });
 
+  it('cuts a monologue into turns of at most 30 seconds, losing none of it', async () => {
+    const h = await harness(1);
+    const sentence = talkFixture('capital-of-france-a');
+    const monologue = new Int16Array(sentence.length * 18);
+    for (let i = 0; i < 18; i++) monologue.set(sentence, i * sentence.length);
+    const end = h.link.speak('alice', monologue, h.clock.now);
+    h.clock.now = end + 1000;
+    const seconds = async (index: number) => {
+      const turn = await h.asr.next(index);
+      turn.reply('');
+      const wav = readWav(turn.input.audio.data);
+      return wav.channels[0]!.length / wav.sampleRate;
+    };
+    const first = await seconds(0);
+    expect(first).toBe(30);
+    expect(first + (await seconds(1))).toBeCloseTo(monologue.length / 48_000, 1);
+  });
+
   it('stops listening when it ends, and tells the channel why', async () => {
     const h = await harness(1);
     h.session.end('/talk stop by Alice.');

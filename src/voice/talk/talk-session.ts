@@ -160,7 +160,11 @@ export class TalkSession {
     }
     speaker.audio.add(audio.pcm);
     this.#onActivity(audio.userId, speaker, speaker.activity.frame(audio.pcm, audio.at));
-    if (speaker.audio.recording && speaker.audio.full) this.#turnHeard(audio.userId, speaker);
+    if (speaker.audio.recording && speaker.audio.full) {
+      // A turn at its longest is taken as it is; what follows is recorded as the next.
+      this.#turnHeard(audio.userId, speaker);
+      speaker.audio.start();
+    }
   }
 
   #checkSilence(): void {
