@@ -242,14 +242,22 @@ export class VoiceManager {
       },
     });
     this.#talks.set(guildId, session);
-    session.start();
-    await platform.postInVoiceChat(
-      guildId,
-      link.channelId,
+    const notice =
       `🎙️ **Herald is listening and transcribing** in this channel, started by ${starter}. What you say here goes to the AI service to be ` +
-        `transcribed and answered; audio is not stored.${options.transcript ? ' Each turn and answer is posted here.' : ''} ` +
-        `${platform.peopleIn(guildId, link.channelId) >= 2 ? `Start with “${settings.talk.name}” to ask me something. ` : ''}\`/talk stop\` ends it.`,
-    );
+      `transcribed and answered; audio is not stored.${options.transcript ? ' Each turn and answer is posted here.' : ''} ` +
+      `${platform.peopleIn(guildId, link.channelId) >= 2 ? `Start with “${settings.talk.name}” to ask me something. ` : ''}\`/talk stop\` ends it.`;
+    try {
+      await platform.postInVoiceChat(guildId, link.channelId, notice);
+    } catch (error) {
+      // Nobody may be listened to without being told so in the channel.
+      logger.warn({ err: error, guildId, channelId: link.channelId }, "talk: the notice could not be posted in the voice channel's chat");
+      session.end('the notice that I listen could not be posted.');
+      throw new VoiceError(`I can't post in ${channel.name}'s chat, so I won't listen there unannounced. Give me **Send Messages** in it.`, {
+        code: 'cannot_listen',
+        cause: error,
+      });
+    }
+    session.start();
     return { voiceChannelName: channel.name, name: settings.talk.name };
   }
 

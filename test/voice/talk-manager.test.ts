@@ -21,6 +21,8 @@ class TalkPlatform implements VoicePlatform {
   readonly userChannels = new Map<string, string>();
   readonly links: HearingLink[] = [];
   readonly chats = new Map<string, string[]>();
+  /** Herald may not post in the voice channels' chat. */
+  chatClosed = false;
   readonly #posted = new Signal();
 
   async userVoiceChannel(_guildId: string, userId: string): Promise<ChannelRef> {
@@ -48,6 +50,7 @@ class TalkPlatform implements VoicePlatform {
     return NAMES[userId]!;
   }
   async postInVoiceChat(_guildId: string, channelId: string, text: string): Promise<void> {
+    if (this.chatClosed) throw new Error('Missing Permissions');
     this.chats.set(channelId, [...(this.chats.get(channelId) ?? []), text]);
     this.#posted.wake();
   }
@@ -216,6 +219,18 @@ describe('/talk', () => {
     expect(await said.finished).toEqual({ status: 'played' });
     await link.played(15);
     expect(link.plays).toBe(2);
+  });
+
+  it("does not listen where it cannot say so in the channel's chat", async () => {
+    const { manager, platform, run, allowListening } = setup();
+    await allowListening();
+    platform.userChannels.set('alice', 'voice-1');
+    platform.chatClosed = true;
+    expect(await run('alice', 'start')).toEqual([
+      "⚠️ I can't post in Lounge's chat, so I won't listen there unannounced. Give me **Send Messages** in it.",
+    ]);
+    expect(platform.links[0]!.listening).toBe(false);
+    expect(manager.isTalking('guild-1')).toBe(false);
   });
 
   it('ends when the channel empties, and after idle minutes without a turn', async () => {
