@@ -12,8 +12,6 @@ import { DiscordVoicePlatform, type VoiceLinkTimings } from './discord-voice-pla
 
 export interface DiscordVoiceOptions extends Pick<VoiceManagerOptions, 'idleTimeoutMs' | 'maxQueued' | 'maxNarrationBacklog'> {
   link?: VoiceLinkTimings;
-  /** A talk session ends after this long without a turn. Default 5 minutes. */
-  talkIdleMs?: number;
   /** How long the bot stays in a voice channel with no people in it before it stops and leaves. Default 30 s. */
   emptyChannelGraceMs?: number;
 }
@@ -57,7 +55,6 @@ export function createDiscordVoice(
       transcribe: (input) => transcribe(core.capabilities, input),
       spending: new SpendingGuard(core.store, core.capabilities.config),
       loadActivity: () => loadVoiceActivity(),
-      ...(options.talkIdleMs !== undefined && { idleMs: options.talkIdleMs }),
     },
   });
   const onMessage = (message: Message) => {
