@@ -16,6 +16,7 @@ import { skip } from './skip.ts';
 import { stop } from './stop.ts';
 import { timezone } from './timezone.ts';
 import { summarize, summarizeFromHere } from './summarize.ts';
+import { talk } from './talk.ts';
 import { transcribe } from './transcribe.ts';
 import { transcribeMessage } from './transcribe-message.ts';
 import { translateMessage } from './translate-message.ts';
@@ -38,6 +39,7 @@ export const commands: readonly CommandDefinition[] = [
   stop,
   skip,
   narrate,
+  talk,
 ];
 
 /** Every action on a message (Discord's message commands, Slack's message shortcuts), in the order menus list them. */

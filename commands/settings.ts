@@ -37,6 +37,8 @@ export function describeSettings(where: string, settings: ConversationSettings):
     settings.triggerWords && `trigger words: ${settings.triggerWords.map((word) => `“${word}”`).join(', ')}`,
     settings.statusReactions !== undefined && `status reactions: ${onOff(settings.statusReactions)}`,
     settings.mcpOff && `MCP servers off: ${settings.mcpOff.join(', ')}`,
+    settings.voiceListening !== undefined && `listening in voice: ${onOff(settings.voiceListening)}`,
+    settings.voiceName !== undefined && `name in voice: “${settings.voiceName}”`,
   ].filter((line) => typeof line === 'string');
   return `Settings for ${where} — ${[...shown, ...chosen].join(' · ')}`;
 }
@@ -121,6 +123,13 @@ export const settings: CommandDefinition = {
       type: 'string',
       maxLength: 400,
     },
+    {
+      name: 'voice_listening',
+      description: 'Let /talk listen in voice channels (what people say goes to the AI service)',
+      type: 'string',
+      choices: ON_OFF_DEFAULT,
+    },
+    { name: 'voice_name', description: 'The name Herald answers to in voice channels ("default": Herald)', type: 'string', maxLength: 40 },
   ],
   async run(ctx, services) {
     const { engine } = services;
@@ -134,6 +143,7 @@ export const settings: CommandDefinition = {
       answerAll: 'answer_all',
       autoThread: 'auto_thread',
       statusReactions: 'status_reactions',
+      voiceListening: 'voice_listening',
     } as const;
     for (const [field, option] of Object.entries(switches)) {
       const value = switchOf(stringOption(ctx, option));
@@ -169,6 +179,8 @@ export const settings: CommandDefinition = {
     if (perMinute !== undefined) patch.userRequestsPerMinute = perMinute;
     const daily = limit(integerOption(ctx, 'user_daily_tokens'));
     if (daily !== undefined) patch.userDailyTokens = daily;
+    const voiceName = stringOption(ctx, 'voice_name');
+    if (voiceName) patch.voiceName = voiceName.trim().toLowerCase() === 'default' ? null : voiceName;
     const persona = stringOption(ctx, 'persona');
     if (persona) patch.persona = persona.trim().toLowerCase() === 'default' ? null : persona;
     if (Object.keys(patch).length === 0) {

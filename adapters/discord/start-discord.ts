@@ -56,7 +56,7 @@ export async function startDiscord({ core, logger, hooks = {}, voice: voiceOptio
     flow.deleted(deleted).catch((error: unknown) => log.error({ err: error }, 'handling a deletion failed'));
   });
   const messages = new MessageHandler({ core, logger: log, rateLimits, chains, voiceNotes, flow, history });
-  const voice = createDiscordVoice(client, { capabilities: core.capabilities, store: core.store, logger: log }, voiceOptions);
+  const voice = createDiscordVoice(client, { capabilities: core.capabilities, store: core.store, logger: log, engine: core.engine }, voiceOptions);
   const commands = new CommandHandler({ core, logger: log, rateLimits, voiceNotes, hooks, voice, history });
   const presses = new AnswerPresses({ flow, messages, logger: log });
   const approvals = new ApprovalPresses({ flow, logger: log });

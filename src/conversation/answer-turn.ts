@@ -76,6 +76,7 @@ async function askModel(
     ...(settings.persona && { persona: settings.persona }),
     shared: !message.isDirect,
     tools: tools.length > 0,
+    ...(options.spoken && { spoken: true }),
   });
   const result = await runReplyLoop({
     chat: deps.chat,

@@ -16,13 +16,17 @@ export interface ResolvedSettings {
   triggers: ChannelTriggers;
   /** MCP servers switched off here: the server's list and the channel's together. */
   mcpOff: string[];
+  /** Talking in voice channels: whether Herald may listen there, and the name it answers to. */
+  talk: { listening: boolean; name: string };
 }
 
 const WEB_SEARCH_MODES: readonly WebSearchMode[] = ['off', 'auto', 'force'];
 export const MAX_PERSONA_CHARS = 4000;
 export const MAX_TRIGGER_WORDS = 10;
 export const MAX_TRIGGER_WORD_CHARS = 40;
-const BOOLEAN_FIELDS = new Set(['thinking', 'memberPersonas', 'answerAll', 'autoThread', 'statusReactions']);
+export const MAX_VOICE_NAME_CHARS = 40;
+export const DEFAULT_VOICE_NAME = 'Herald';
+const BOOLEAN_FIELDS = new Set(['thinking', 'memberPersonas', 'answerAll', 'autoThread', 'statusReactions', 'voiceListening']);
 const IDENTIFIER = /^[A-Za-z0-9._:/-]{1,100}$/;
 const MCP_SERVER_NAME = /^[A-Za-z0-9_-]{1,32}$/;
 export const MAX_MCP_OFF = 32;
@@ -107,6 +111,7 @@ export class SettingsStore {
       triggers: triggersOf(stored),
       // Switched off for the server stays off in each of its channels.
       mcpOff: [...new Set([...(workspace.mcpOff ?? []), ...(channel.mcpOff ?? [])])],
+      talk: { listening: stored.voiceListening === true, name: stored.voiceName ?? DEFAULT_VOICE_NAME },
     };
   }
 
@@ -166,6 +171,9 @@ function checkPatch(patch: SettingsPatch): void {
         if (typeof name !== 'string' || !MCP_SERVER_NAME.test(name.trim()))
           throw new RangeError('mcp_off takes server names: letters, digits, _ and -');
       }
+    } else if (field === 'voiceName') {
+      if (typeof value !== 'string' || !/[\p{L}\p{N}]/u.test(value)) throw new RangeError('the voice name needs a letter or digit');
+      if (value.trim().length > MAX_VOICE_NAME_CHARS) throw new RangeError(`the voice name must be at most ${MAX_VOICE_NAME_CHARS} characters`);
     } else if (field === 'userRequestsPerMinute' || field === 'userDailyTokens') {
       if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw new RangeError(`${field} must be a whole number of at least 1`);
     } else throw new RangeError(`unknown setting "${field}"`);

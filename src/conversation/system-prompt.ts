@@ -13,6 +13,8 @@ export interface SystemPromptInput {
   shared: boolean;
   /** Function tools are offered in this conversation. */
   tools: boolean;
+  /** The answer is spoken aloud (a voice channel) rather than shown. */
+  spoken?: boolean;
 }
 
 const platformNames: Record<string, string> = { discord: 'Discord', slack: 'Slack', cli: 'a terminal' };
@@ -30,7 +32,10 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
   const lines = [
     identity,
     `Today is ${longDate(input.now, input.timezone)} (time zone ${input.timezone}). Your knowledge cutoff is ${KNOWLEDGE_CUTOFF}; for later events rely on search results or say you may not know.`,
-    'Format answers with Markdown that chat apps render (short paragraphs, lists, code blocks). When you use web sources, cite them with [n] markers.',
+    input.spoken
+      ? 'You are in a voice channel: your answer is spoken aloud and what people said reaches you transcribed, possibly misheard. ' +
+        'Answer briefly in plain spoken sentences, without Markdown, lists, links or code. When you use web sources, cite them with [n] markers.'
+      : 'Format answers with Markdown that chat apps render (short paragraphs, lists, code blocks). When you use web sources, cite them with [n] markers.',
   ];
   if (input.shared) {
     lines.push(

@@ -114,6 +114,10 @@ export interface ConversationSettings {
   statusReactions?: boolean;
   /** MCP servers (their MCP_CONFIG names) whose tools are not offered here. */
   mcpOff?: string[];
+  /** Herald may listen in voice channels (/talk): it sends what people say there to the service; off by default. */
+  voiceListening?: boolean;
+  /** The name Herald answers to in voice channels (default "Herald"). */
+  voiceName?: string;
 }
 
 /** How Herald is addressed in a channel, as its admins set it with /settings. */
@@ -167,6 +171,8 @@ export interface HandleOptions {
   overrides?: RequestOverrides;
   /** The history of the channels the asker and Herald can read, for the workspace search tool. */
   workspace?: WorkspaceHistory;
+  /** The answer is spoken aloud in a voice channel: the model is asked for plain, brief sentences. */
+  spoken?: boolean;
   /** This message is an edit answered again (the stream then starts with a `replacement` event). */
   replaces?: Replacement;
   /**

@@ -33,11 +33,14 @@ export interface SpeechQueueOptions {
   onLost?(loss: VoiceLoss): void;
   /** Told when someone moved the bot to another voice channel; the queue plays on there. */
   onMoved?(channelId: string): void;
+  /** Each speech waits for this before it plays (a conversation in the channel pausing); undefined: no need to wait. */
+  untilPause?(): Promise<void> | undefined;
   opus?: OpusFrameStreamOptions;
 }
 
 interface Entry extends QueuedSpeech {
   settle(outcome: SpeechOutcome): void;
+  finished: Promise<SpeechOutcome>;
   ending?: 'skipped' | 'stopped';
   live?: LiveSpeech;
 }
@@ -76,6 +79,11 @@ export class SpeechQueue {
     return this.#link !== undefined;
   }
 
+  /** Settles when the speech playing now (if any) has ended. */
+  currentEnded(): Promise<unknown> | undefined {
+    return this.#current?.finished;
+  }
+
   /** Adds a speech; `ahead` counts the speeches before it. Throws VoiceError when the queue is full. */
   enqueue(speech: QueuedSpeech): { ahead: number; finished: Promise<SpeechOutcome> } {
     if (speech.kind === 'say' && this.#waiting.filter((entry) => entry.kind === 'say').length >= this.#options.maxQueued) {
@@ -87,7 +95,7 @@ export class SpeechQueue {
     let settle!: (outcome: SpeechOutcome) => void;
     const finished = new Promise<SpeechOutcome>((resolve) => (settle = resolve));
     const ahead = this.#waiting.length + (this.#current ? 1 : 0);
-    this.#waiting.push({ ...speech, settle });
+    this.#waiting.push({ ...speech, settle, finished });
     this.#clearIdle();
     if (!this.#running) void this.#run();
     return { ahead, finished };
@@ -121,11 +129,12 @@ export class SpeechQueue {
     this.#link = undefined;
   }
 
-  /** Joins a channel ahead of any speech (narration starting); throws VoiceError when that fails. */
-  async prepare(channelId: string): Promise<void> {
+  /** Joins a channel ahead of any speech (narration or a talk starting); throws VoiceError when that fails. */
+  async prepare(channelId: string): Promise<VoiceLink> {
     this.#clearIdle();
-    await this.#linkTo(channelId);
+    const link = await this.#linkTo(channelId);
     if (!this.#running) this.#scheduleIdle();
+    return link;
   }
 
   /** Removes narrated messages that have not started playing. */
@@ -167,7 +176,11 @@ export class SpeechQueue {
   async #run(): Promise<void> {
     this.#running = true;
     try {
-      for (let entry = this.#waiting.shift(); entry; entry = this.#waiting.shift()) {
+      for (;;) {
+        const pause = this.#options.untilPause?.();
+        if (pause !== undefined) await pause;
+        const entry = this.#waiting.shift();
+        if (!entry) break;
         this.#current = entry;
         entry.settle(await this.#play(entry));
         this.#current = undefined;

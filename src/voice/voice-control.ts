@@ -29,6 +29,12 @@ export interface NarrationStart {
   style?: string;
 }
 
+export interface TalkStart {
+  voiceChannelName: string;
+  /** The name Herald answers to there. */
+  name: string;
+}
+
 /**
  * Voice in the invoking user's server, bound to who asked where (like a command's replies). Failures
  * the user can act on (not in voice, missing permissions, full channel) throw VoiceError.
@@ -48,6 +54,13 @@ export interface VoiceControl {
   startNarration(options: { channel?: string; voice?: string; style?: string }): Promise<NarrationStart>;
   /** Ends narration in this server; false when none was running. */
   stopNarration(): Promise<boolean>;
+  /**
+   * Joins the user's voice channel and listens there (a talk session), where the server allows listening.
+   * Busy in another channel, it moves only when `move` is set.
+   */
+  startTalk(options: { transcript: boolean; move: boolean }): Promise<TalkStart>;
+  /** Ends the talk session in this server; false when none was running. */
+  stopTalk(): Promise<boolean>;
   /** Whether this user asked for /say to speak in voice by default. */
   prefersVoice(): Promise<boolean>;
   setPrefersVoice(prefers: boolean): Promise<void>;

@@ -11,7 +11,10 @@ export type VoiceErrorCode =
   | 'busy_elsewhere'
   | 'queue_full'
   | 'unknown_channel'
-  | 'not_permitted';
+  | 'not_permitted'
+  | 'listening_off'
+  | 'cannot_listen'
+  | 'already_listening';
 
 /** Voice could not be used for this request; `message` tells the user why and what to do. */
 export class VoiceError extends HeraldError {

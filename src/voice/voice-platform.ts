@@ -1,3 +1,4 @@
+import type { Citation } from '../service/types.ts';
 import type { VoiceLink } from './voice-link.ts';
 
 export interface ChannelRef {
@@ -18,4 +19,10 @@ export interface VoicePlatform {
   /** Whether the user may stop or skip what plays in a voice channel: they are in it, or may move members there. */
   mayControl(guildId: string, userId: string, voiceChannelId: string): Promise<boolean>;
   join(guildId: string, channelId: string): Promise<VoiceLink>;
+  /** People (not bots) in a voice channel now. */
+  peopleIn(guildId: string, channelId: string): number;
+  /** How the guild shows a member's name. */
+  displayName(guildId: string, userId: string): string;
+  /** Posts in a voice channel's text chat, the sources listed under the text; nobody is pinged. */
+  postInVoiceChat(guildId: string, channelId: string, text: string, citations?: readonly Citation[]): Promise<void>;
 }

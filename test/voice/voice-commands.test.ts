@@ -37,6 +37,12 @@ class FakeVoice implements VoiceControl {
   async stopNarration() {
     return this.narration !== undefined;
   }
+  async startTalk() {
+    return { voiceChannelName: 'Lounge', name: 'Herald' };
+  }
+  async stopTalk() {
+    return false;
+  }
   async prefersVoice() {
     return this.prefers;
   }

@@ -45,6 +45,16 @@ class FakePlatform implements VoicePlatform {
     this.links.push({ guildId, link });
     return link;
   }
+
+  peopleIn(_guildId: string, channelId: string): number {
+    return [...this.userChannels.values()].filter((id) => id === channelId).length;
+  }
+
+  displayName(_guildId: string, userId: string): string {
+    return userId;
+  }
+
+  async postInVoiceChat(): Promise<void> {}
 }
 
 let manager: VoiceManager | undefined;

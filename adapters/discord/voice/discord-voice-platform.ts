@@ -1,10 +1,16 @@
 import { PermissionFlagsBits, type Client, type Guild, type GuildBasedChannel } from 'discord.js';
 import { loadPackage } from '../../../src/load-package.ts';
+import type { Citation } from '../../../src/service/types.ts';
+import { splitMarkdown } from '../../../src/streaming/markdown-split.ts';
 import type { Logger } from '../../../src/log/logger.ts';
 import { VoiceError } from '../../../src/voice/voice-error.ts';
 import type { ChannelRef, VoicePlatform } from '../../../src/voice/voice-platform.ts';
 import type { DiscordVoiceLink, DiscordVoiceLinkOptions } from './discord-voice-link.ts';
+import { NO_MENTIONS } from '../mentions.ts';
+import { sourcesEmbed } from '../sources-embed.ts';
 import { voiceChannelAccess, voiceChannelRefusal } from './voice-permissions.ts';
+
+const DISCORD_MESSAGE_CHARS = 2000;
 
 export type VoiceLinkTimings = Omit<DiscordVoiceLinkOptions, 'guildId' | 'channelId' | 'adapterCreator' | 'logger' | 'isBot'>;
 
@@ -72,6 +78,26 @@ export class DiscordVoicePlatform implements VoicePlatform {
       logger: this.#logger.child({ guildId }),
       isBot: (userId) => this.#isBot(userId),
     });
+  }
+
+  peopleIn(guildId: string, channelId: string): number {
+    const channel = this.#client.guilds.cache.get(guildId)?.channels.cache.get(channelId);
+    return channel?.isVoiceBased() ? channel.members.filter((member) => !member.user.bot).size : 0;
+  }
+
+  displayName(guildId: string, userId: string): string {
+    const guild = this.#client.guilds.cache.get(guildId);
+    return guild?.members.cache.get(userId)?.displayName ?? this.#client.users.cache.get(userId)?.displayName ?? 'someone';
+  }
+
+  async postInVoiceChat(guildId: string, channelId: string, text: string, citations: readonly Citation[] = []): Promise<void> {
+    const channel = this.#guild(guildId).channels.cache.get(channelId);
+    if (!channel?.isVoiceBased()) return;
+    const parts = splitMarkdown(text, DISCORD_MESSAGE_CHARS);
+    for (const [index, content] of parts.entries()) {
+      const last = index === parts.length - 1;
+      await channel.send({ content, allowedMentions: NO_MENTIONS, ...(last && citations.length > 0 && { embeds: [sourcesEmbed(citations)] }) });
+    }
   }
 
   /** From the cache when the user is known (voice states bring their users), else asked of Discord. */

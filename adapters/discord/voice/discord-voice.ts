@@ -1,8 +1,11 @@
 import { Events, type Client, type Guild, type Message, type VoiceBasedChannel, type VoiceState } from 'discord.js';
 import { synthesizeStream } from '../../../src/capabilities/synthesize.ts';
+import { transcribe } from '../../../src/capabilities/transcribe.ts';
+import { SpendingGuard } from '../../../src/conversation/quotas.ts';
 import type { Core } from '../../../src/core.ts';
 import type { ChatMessageForNarration } from '../../../src/voice/narration.ts';
 import { narrationBudget } from '../../../src/voice/narration-budget.ts';
+import { loadVoiceActivity } from '../../../src/voice/talk/voice-activity.ts';
 import type { VoiceControl } from '../../../src/voice/voice-control.ts';
 import { VoiceManager, type VoiceManagerOptions } from '../../../src/voice/voice-manager.ts';
 import { DiscordVoicePlatform, type VoiceLinkTimings } from './discord-voice-platform.ts';
@@ -32,7 +35,7 @@ export interface DiscordVoice {
  */
 export function createDiscordVoice(
   client: Client,
-  core: Pick<Core, 'capabilities' | 'store' | 'logger'>,
+  core: Pick<Core, 'capabilities' | 'store' | 'logger' | 'engine'>,
   options: DiscordVoiceOptions = {},
 ): DiscordVoice {
   const logger = core.logger.child({ component: 'discord-voice' });
@@ -46,6 +49,13 @@ export function createDiscordVoice(
     maxQueued: options.maxQueued,
     maxNarrationBacklog: options.maxNarrationBacklog,
     admitNarration: narrationBudget('discord', core.store, core.capabilities.config, logger),
+    talk: {
+      settings: (key) => core.engine.settingsFor(key),
+      answer: (message, handleOptions) => core.engine.handle(message, handleOptions),
+      transcribe: (input) => transcribe(core.capabilities, input),
+      spending: new SpendingGuard(core.store, core.capabilities.config),
+      loadActivity: () => loadVoiceActivity(),
+    },
   });
   const onMessage = (message: Message) => {
     if (message.inGuild()) manager.narrate(narratedMessage(message));
@@ -54,8 +64,9 @@ export function createDiscordVoice(
   const emptyTimers = new Map<string, NodeJS.Timeout>();
   const botChannel = (guild: Guild) => guild.members.me?.voice.channel ?? null;
   const hasPeople = (channel: VoiceBasedChannel) => channel.members.some((member) => !member.user.bot);
-  const onVoiceState = (_before: VoiceState, after: VoiceState) => {
+  const onVoiceState = (before: VoiceState, after: VoiceState) => {
     const { guild } = after;
+    if (before.channelId !== after.channelId) manager.voiceChannelChanged(guild.id, after.id, after.channelId);
     const channel = botChannel(guild);
     if (!channel || hasPeople(channel)) {
       clearTimeout(emptyTimers.get(guild.id));

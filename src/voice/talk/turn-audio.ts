@@ -1,0 +1,65 @@
+import { writeWav } from '../../media/wav.ts';
+
+/** Heard frames: 20 ms of 48 kHz mono. */
+const FRAME_SAMPLES = 960;
+/** Speech recognition needs no more than 16 kHz. */
+const WAV_RATE = 16_000;
+const DECIMATION = 48_000 / WAV_RATE;
+
+/**
+ * One speaker's audio around a turn: the last frames before speech began (so its first syllable is not cut),
+ * then every frame until the turn ends, up to a bound. Kept in memory only while the turn lasts.
+ */
+export class TurnAudio {
+  readonly #prerollFrames: number;
+  readonly #maxFrames: number;
+  #frames: Int16Array[] = [];
+  #recording = false;
+
+  constructor(options: { prerollMs: number; maxSeconds: number }) {
+    this.#prerollFrames = Math.ceil(options.prerollMs / 20);
+    this.#maxFrames = Math.ceil((options.maxSeconds * 1000) / 20);
+  }
+
+  get recording(): boolean {
+    return this.#recording;
+  }
+
+  /** Whether the turn has reached its longest. */
+  get full(): boolean {
+    return this.#frames.length >= this.#maxFrames;
+  }
+
+  add(pcm: Int16Array): void {
+    if (pcm.length !== FRAME_SAMPLES || (this.#recording && this.full)) return;
+    this.#frames.push(decimate(pcm));
+    if (!this.#recording && this.#frames.length > this.#prerollFrames) this.#frames.shift();
+  }
+
+  /** Speech began: the frames before it are kept, and every frame from now on. */
+  start(): void {
+    this.#recording = true;
+  }
+
+  /** The turn as a 16 kHz mono WAV file, with its length; the recorder starts afresh. */
+  take(): { wav: Buffer; seconds: number } {
+    const frames = this.#frames;
+    this.discard();
+    const samples = new Int16Array((frames.length * FRAME_SAMPLES) / DECIMATION);
+    frames.forEach((frame, index) => samples.set(frame, (index * FRAME_SAMPLES) / DECIMATION));
+    return { wav: writeWav(samples, WAV_RATE, 1), seconds: samples.length / WAV_RATE };
+  }
+
+  /** Drops what was heard (not a turn after all). */
+  discard(): void {
+    this.#frames = [];
+    this.#recording = false;
+  }
+}
+
+/** 48 kHz to 16 kHz, each output sample the mean of three (a plain low-pass, enough for speech). */
+function decimate(pcm: Int16Array): Int16Array {
+  const out = new Int16Array(FRAME_SAMPLES / DECIMATION);
+  for (let i = 0, at = 0; i < FRAME_SAMPLES; i += DECIMATION) out[at++] = Math.round((pcm[i]! + pcm[i + 1]! + pcm[i + 2]!) / DECIMATION);
+  return out;
+}
