@@ -40,6 +40,7 @@ export interface SpeechQueueOptions {
 
 interface Entry extends QueuedSpeech {
   settle(outcome: SpeechOutcome): void;
+  finished: Promise<SpeechOutcome>;
   ending?: 'skipped' | 'stopped';
   live?: LiveSpeech;
 }
@@ -78,6 +79,11 @@ export class SpeechQueue {
     return this.#link !== undefined;
   }
 
+  /** Settles when the speech playing now (if any) has ended. */
+  currentEnded(): Promise<unknown> | undefined {
+    return this.#current?.finished;
+  }
+
   /** Adds a speech; `ahead` counts the speeches before it. Throws VoiceError when the queue is full. */
   enqueue(speech: QueuedSpeech): { ahead: number; finished: Promise<SpeechOutcome> } {
     if (speech.kind === 'say' && this.#waiting.filter((entry) => entry.kind === 'say').length >= this.#options.maxQueued) {
@@ -89,7 +95,7 @@ export class SpeechQueue {
     let settle!: (outcome: SpeechOutcome) => void;
     const finished = new Promise<SpeechOutcome>((resolve) => (settle = resolve));
     const ahead = this.#waiting.length + (this.#current ? 1 : 0);
-    this.#waiting.push({ ...speech, settle });
+    this.#waiting.push({ ...speech, settle, finished });
     this.#clearIdle();
     if (!this.#running) void this.#run();
     return { ahead, finished };

@@ -4,6 +4,7 @@ import type { ConversationKey } from '../conversation/types.ts';
 import type { Logger } from '../log/logger.ts';
 import type { OpusFrameStreamOptions } from '../media/speech/opus-frame-stream.ts';
 import type { Store } from '../store/store.ts';
+import { warmUpLiveSpeech } from './live-speech.ts';
 import { narrationFor, type ChatMessageForNarration, type Narration } from './narration.ts';
 import { SpeechQueue } from './speech-queue.ts';
 import { TalkSession, type TalkServices } from './talk/talk-session.ts';
@@ -213,7 +214,7 @@ export class VoiceManager {
       throw new VoiceError(`I'm already listening in ${channel.name}; \`/talk stop\` ends it.`, { code: 'already_listening' });
     }
     this.#makeRoom(guildId, channel, options.move);
-    const [link, activity] = await Promise.all([this.#queue(guildId).prepare(channel.id), talk.loadActivity()]);
+    const [link, activity] = await Promise.all([this.#queue(guildId).prepare(channel.id), talk.loadActivity(), warmUpLiveSpeech(opus)]);
     if (!link.listen) throw new VoiceError("I can't hear voice channels here.", { code: 'cannot_listen' });
     const starter = platform.displayName(guildId, scope.userId);
     const session: TalkSession = new TalkSession({
@@ -234,6 +235,7 @@ export class VoiceManager {
       idleMs: talk.idleMs ?? 5 * 60_000,
       logger: logger.child({ guildId, talk: channel.id }),
       ...(opus && { opus }),
+      otherSpeechEnded: () => this.#queues.get(guildId)?.currentEnded(),
       onEnd: () => {
         if (this.#talks.get(guildId) === session) this.#talks.delete(guildId);
         this.#queues.get(guildId)?.idle();

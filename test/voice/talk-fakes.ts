@@ -20,6 +20,7 @@ export class HearingLink implements VoiceLink {
   readonly channelId: string;
   readonly packets: Buffer[] = [];
   stops = 0;
+  plays = 0;
   listening = false;
   readonly #played = new Signal();
   #onAudio: ((audio: HeardAudio) => void) | undefined;
@@ -48,8 +49,11 @@ export class HearingLink implements VoiceLink {
     return time;
   }
 
+  /** Like a voice connection's player, a new playback replaces the one going on. */
   async play(packets: Readable): Promise<void> {
+    this.#current?.destroy();
     this.#current = packets;
+    this.plays++;
     await new Promise<void>((resolve) => {
       packets.on('data', (packet: Buffer) => {
         this.packets.push(packet);

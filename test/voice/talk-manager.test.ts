@@ -191,6 +191,33 @@ describe('/talk', () => {
     expect(await platform.posted('voice-1', 2)).toContain('🔇 Stopped listening: Alice, who started it, left the channel.');
   });
 
+  it('lets a /say playing end before it answers', async () => {
+    const { manager, platform, synth, engine, asr, run, allowListening } = setup();
+    await allowListening();
+    platform.userChannels.set('alice', 'voice-1');
+    await run('alice', 'start');
+    const link = platform.links[0]!;
+    const said = await manager.control({ guildId: 'guild-1', channelId: 'text-1', userId: 'alice' }).say({ text: 'Hello' });
+    await synth.waitForRequests(1);
+    synth.requests[0]!.push(tone(0.2));
+
+    link.speak('alice', talkFixture('capital-of-france-a'), performance.now() - 3000);
+    (await asr.next(0)).reply('What is the capital of France?');
+    const answer = await engine.next(0);
+    answer.emit({ type: 'text', delta: 'Paris. ' });
+    answer.done();
+    await synth.waitForRequests(2);
+    synth.requests[1]!.push(tone(0.1));
+    synth.requests[1]!.end();
+    for (let i = 0; i < 10; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(link.plays).toBe(1);
+
+    synth.requests[0]!.end();
+    expect(await said.finished).toEqual({ status: 'played' });
+    await link.played(15);
+    expect(link.plays).toBe(2);
+  });
+
   it('ends when the channel empties, and after idle minutes without a turn', async () => {
     const first = setup();
     await first.allowListening();

@@ -2,8 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { QuotaDenial, QuotaSubject } from '../../src/conversation/quotas.ts';
 import type { ReplyUsage } from '../../src/conversation/types.ts';
 import { MediaError } from '../../src/errors.ts';
+import { opusFrameStream } from '../../src/media/speech/opus-frame-stream.ts';
 import { readWav } from '../../src/media/wav.ts';
 import { loadVoiceActivity } from '../../src/voice/talk/voice-activity.ts';
+import { SpokenAnswer } from '../../src/voice/talk/spoken-answer.ts';
 import { TalkSession } from '../../src/voice/talk/talk-session.ts';
 import { silentLogger } from '../helpers/logger.ts';
 import { talkFixture, type TalkFixture } from '../fakes/discord-voice/index.ts';
@@ -19,6 +21,7 @@ async function harness(people: number) {
   const engine = new FakeEngine();
   const synth = new FakeSynth();
   const posts: string[] = [];
+  const sources: string[] = [];
   const newPost = new Signal();
   const charged: { subject: QuotaSubject; usage: ReplyUsage }[] = [];
   const denied = new Set<string>();
@@ -33,8 +36,9 @@ async function harness(people: number) {
     room: {
       people: () => room.people,
       displayName: (userId) => names[userId] ?? userId,
-      post: async (text) => {
+      post: async (text, citations) => {
         posts.push(text);
+        if (citations?.length) sources.push(...citations.map((citation) => citation.url));
         newPost.wake();
       },
     },
@@ -68,7 +72,7 @@ async function harness(people: number) {
   const posted = async (count: number) => {
     while (posts.length < count) await newPost.wait();
   };
-  return { session, link, asr, engine, synth, posts, posted, charged, denied, room, clock, ended, say };
+  return { session, link, asr, engine, synth, posts, sources, posted, charged, denied, room, clock, ended, say };
 }
 
 describe('A talk session', () => {
@@ -107,6 +111,7 @@ describe('A talk session', () => {
       '🗣️ **Alice:** What is the capital of France?',
       '🔊 **Herald:** Paris is the capital of France [1]. It lies on the Seine.',
     ]);
+    expect(h.sources).toEqual(['https://example.com/paris']);
     // Transcription, then the two sentences' speech, charged to Alice.
     expect(h.charged.map(({ subject, usage }) => [subject.userId, usage.serviceCalls])).toEqual([
       ['alice', 1],
@@ -203,6 +208,24 @@ describe('A talk session', () => {
     expect(h.engine.calls).toEqual([]);
   });
 
+  it('cuts a monologue into turns of at most 30 seconds, losing none of it', async () => {
+    const h = await harness(1);
+    const sentence = talkFixture('capital-of-france-a');
+    const monologue = new Int16Array(sentence.length * 18);
+    for (let i = 0; i < 18; i++) monologue.set(sentence, i * sentence.length);
+    const end = h.link.speak('alice', monologue, h.clock.now);
+    h.clock.now = end + 1000;
+    const seconds = async (index: number) => {
+      const turn = await h.asr.next(index);
+      turn.reply('');
+      const wav = readWav(turn.input.audio.data);
+      return wav.channels[0]!.length / wav.sampleRate;
+    };
+    const first = await seconds(0);
+    expect(first).toBe(30);
+    expect(first + (await seconds(1))).toBeCloseTo(monologue.length / 48_000, 1);
+  });
+
   it('stops listening when it ends, and tells the channel why', async () => {
     const h = await harness(1);
     h.session.end('/talk stop by Alice.');
@@ -212,5 +235,42 @@ describe('A talk session', () => {
     expect(h.posts).toEqual(['🔇 Stopped listening: /talk stop by Alice.']);
     h.say('alice', 'capital-of-france-a');
     expect(h.asr.calls).toHaveLength(0);
+  });
+});
+
+describe('A spoken answer', () => {
+  it('synthesizes the sentence playing and the next, no further ahead, and plays them in order', async () => {
+    const synth = new FakeSynth();
+    const spoken = new SpokenAnswer((text, signal) => synth.synthesize({ text, signal }));
+    for (const text of ['One.', 'Two.', 'Three.']) spoken.add(text);
+    spoken.end();
+    await synth.waitForRequests(1);
+    const packets: Buffer[] = [];
+    const played = new Promise<void>((resolve) => {
+      spoken.packets.on('data', (packet: Buffer) => packets.push(packet));
+      spoken.packets.once('end', resolve);
+    });
+    await synth.waitForRequests(2);
+    expect(synth.requests.map((request) => request.input.text)).toEqual(['One.', 'Two.']);
+    // The second sentence is ready first; it still waits for the first.
+    synth.requests[1]!.push(tone(0.1, 880));
+    synth.requests[1]!.end();
+    synth.requests[0]!.push(tone(0.1));
+    synth.requests[0]!.end();
+    await synth.waitForRequests(3);
+    expect(packets.length).toBeGreaterThanOrEqual(5);
+    synth.requests[2]!.end();
+    await played;
+    const encoded = async (pcm: Buffer) => {
+      const out: Buffer[] = [];
+      for await (const packet of opusFrameStream(
+        (async function* () {
+          yield pcm;
+        })(),
+      ))
+        out.push(packet);
+      return out;
+    };
+    expect(packets).toEqual([...(await encoded(tone(0.1))), ...(await encoded(tone(0.1, 880))), ...(await encoded(Buffer.alloc(0)))]);
   });
 });

@@ -23,8 +23,6 @@ export class SpokenAnswer {
   readonly packets: Readable;
   /** Sentences whose speech was requested. */
   synthesized = 0;
-  /** Told when the first packet is handed to the player. */
-  onFirstPacket: (() => void) | undefined;
 
   constructor(speech: SentenceSpeech, opus: OpusFrameStreamOptions = {}) {
     this.#speech = speech;
@@ -34,10 +32,6 @@ export class SpokenAnswer {
 
   get paused(): boolean {
     return this.#paused;
-  }
-
-  get stopped(): boolean {
-    return this.#stopped;
   }
 
   /** Adds the next sentence to say. */
@@ -72,7 +66,6 @@ export class SpokenAnswer {
   }
 
   async *#play(): AsyncGenerator<Buffer> {
-    let first = true;
     for (let index = 0; ; index++) {
       while (!this.#stopped && index >= this.#sentences.length && !this.#ended) await this.#wait();
       if (this.#stopped || index >= this.#sentences.length) return;
@@ -82,10 +75,6 @@ export class SpokenAnswer {
         for await (const packet of this.#sentences[index]!.live!.packets as AsyncIterable<Buffer>) {
           while (this.#paused && !this.#stopped) await this.#wait();
           if (this.#stopped) return;
-          if (first) {
-            first = false;
-            this.onFirstPacket?.();
-          }
           yield packet;
         }
       } catch (error) {

@@ -58,6 +58,8 @@ export interface TalkSessionOptions {
   opus?: OpusFrameStreamOptions;
   /** The clock heard frames are stamped with. Default `performance.now()`. */
   clock?: () => number;
+  /** Settles when other speech playing in the channel (a /say) has ended: an answer waits for it. */
+  otherSpeechEnded?(): Promise<unknown> | undefined;
   /** Told once when the session has ended (unsubscribed, answer stopped). */
   onEnd(reason: string): void;
 }
@@ -78,6 +80,8 @@ interface Answer {
   spoken: SpokenAnswer;
   controller: AbortController;
   playing?: Promise<void>;
+  /** Its packets have been handed to the link. */
+  onLink?: boolean;
 }
 
 /**
@@ -112,10 +116,6 @@ export class TalkSession {
 
   get channelId(): string {
     return this.#options.link.channelId;
-  }
-
-  get ended(): boolean {
-    return this.#ended;
   }
 
   /** Starts listening; the link must be able to hear. */
@@ -160,7 +160,11 @@ export class TalkSession {
     }
     speaker.audio.add(audio.pcm);
     this.#onActivity(audio.userId, speaker, speaker.activity.frame(audio.pcm, audio.at));
-    if (speaker.audio.recording && speaker.audio.full) this.#turnHeard(audio.userId, speaker);
+    if (speaker.audio.recording && speaker.audio.full) {
+      // A turn at its longest is taken as it is; what follows is recorded as the next.
+      this.#turnHeard(audio.userId, speaker);
+      speaker.audio.start();
+    }
   }
 
   #checkSilence(): void {
@@ -248,7 +252,7 @@ export class TalkSession {
       const words = spokenText(sentence);
       if (words === '') return;
       spoken.add(words);
-      answer.playing ??= link.play(spoken.packets);
+      answer.playing ??= this.#play(answer);
     };
     const message: IncomingMessage = {
       platform,
@@ -293,13 +297,23 @@ export class TalkSession {
     }
   }
 
+  async #play(answer: Answer): Promise<void> {
+    await this.#options.otherSpeechEnded?.();
+    if (answer.controller.signal.aborted) {
+      answer.spoken.packets.destroy();
+      return;
+    }
+    answer.onLink = true;
+    await this.#options.link.play(answer.spoken.packets);
+  }
+
   #stopAnswer(): void {
     const answer = this.#answer;
     if (!answer) return;
     this.#answer = undefined;
     answer.controller.abort();
     answer.spoken.stop();
-    if (answer.playing !== undefined) this.#options.link.stopPlayback();
+    if (answer.onLink) this.#options.link.stopPlayback();
   }
 
   #resumeIfQuiet(): void {
