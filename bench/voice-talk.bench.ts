@@ -278,6 +278,9 @@ export async function run(): Promise<{ markdown: string }> {
       `| service latencies zero | ${spreadMs(zero.latencies)} | ${spreadMs(zero.detection)} | ${spreadMs(zero.pipeline)} |`,
       `| realistic service latencies | ${spreadMs(realistic.latencies)} | ${spreadMs(realistic.detection)} | ${spreadMs(realistic.pipeline)} |`,
       '',
+      `With realistic latencies, ${REALISTIC.asrMs + REALISTIC.firstTokenMs + REALISTIC.ttsFirstByteMs} ms of the turn's end → first packet ` +
+        `are the three services' first-byte delays; then the first sentence streams in at ${REALISTIC.tokensPerSecond} tokens/s before it is spoken.`,
+      '',
       `Barge-in, ${BARGE_IN_RUNS} times a second into a long answer: the user's first voice frame heard → Herald's speech ` +
         `stops (the last packet handed over, plus its 20 ms): ${spreadMs(bargeIns)}.`,
       '',
