@@ -39,6 +39,8 @@ interface Scene {
   truth: boolean[];
   /** Whether the sound is something said to Herald (a turn), as opposed to a cough, a click, a tone… */
   isTurn: boolean;
+  /** The room noise under it: `no noise`, `20 dB SNR`… */
+  noise: string;
 }
 
 const LEAD_MS = 600;
@@ -58,6 +60,10 @@ function pingPong(samples: Int16Array, i: number): number {
   return samples[at < samples.length ? at : 2 * samples.length - 1 - at]!;
 }
 
+export function noiseName(snrDb: number | undefined): string {
+  return snrDb === undefined ? 'no noise' : `${snrDb} dB SNR`;
+}
+
 /** `sound` between room noise, the noise `snrDb` below the sound's RMS (no noise when undefined). */
 function scene(name: string, sound: Int16Array, isTurn: boolean, snrDb: number | undefined, seed: number, isVoice = isTurn): Scene {
   const lead = (LEAD_MS / FRAME_MS) * FRAME_SAMPLES;
@@ -72,7 +78,7 @@ function scene(name: string, sound: Int16Array, isTurn: boolean, snrDb: number |
   for (let i = 0; i < pcm.length; i++) {
     pcm[i] = Math.max(-32768, Math.min(32767, Math.round(clean[i]! + gain * pingPong(noise, i + offset))));
   }
-  return { name, pcm, truth, isTurn };
+  return { name, pcm, truth, isTurn, noise: noiseName(snrDb) };
 }
 
 const UTTERANCES: TalkFixture[] = ['capital-of-france-a', 'time-in-tokyo-b', 'tell-me-a-joke-b', 'long-interruption-a'];
@@ -92,6 +98,7 @@ export function scenes(): Scene[] {
   // Loud room noise alone, at a speech-like level.
   out.push(scene('room noise', new Int16Array(RATE), false, undefined, seed++));
   const loud = out.at(-1)!;
+  loud.noise = 'loud noise alone';
   const noise = talkFixture('room-noise');
   for (let i = 0; i < loud.pcm.length; i++) loud.pcm[i] = Math.max(-32768, Math.min(32767, 20 * pingPong(noise, i)));
   return out;
