@@ -4,6 +4,7 @@ import { createCore, type Core } from '../../src/core.ts';
 import { createLogger, type Logger } from '../../src/log/logger.ts';
 import { errorLine, UsageError } from './cli-error.ts';
 import { chatCommand, describeCommand, sayCommand, transcribeCommand } from './one-shot.ts';
+import { mcpCommand } from './mcp-command.ts';
 import { registerCommand } from './register.ts';
 import { runBots } from './run-bots.ts';
 import { runShell } from './shell.ts';
@@ -55,6 +56,11 @@ export async function main(argv: string[], env: Env, io: CliIo): Promise<number>
     }
     if (command === 'register') {
       await registerCommand(args, loadConfig(env, { requireService: false }), io);
+      return 0;
+    }
+    if (command === 'mcp') {
+      const config = loadConfig(env, { requireService: false });
+      await mcpCommand(args, config, oneShotLogger(config, env, secrets), io);
       return 0;
     }
     if (command !== undefined && !(command in ONE_SHOT)) throw new UsageError(`unknown command "${command}"`);

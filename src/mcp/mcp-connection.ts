@@ -4,6 +4,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { HeraldError } from '../errors.ts';
 import type { Logger } from '../log/logger.ts';
 import type { McpServerConfig } from './mcp-config.ts';
 
@@ -80,10 +81,17 @@ export class McpConnection {
     } catch (error) {
       if (signal.aborted) throw error;
       if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-        throw new Error(`the MCP server "${this.config.name}" did not answer within ${this.config.timeoutMs / 1000} s`);
+        throw new HeraldError(`the MCP server "${this.config.name}" did not answer within ${this.config.timeoutMs / 1000} s`, {
+          code: 'mcp_timeout',
+        });
       }
       if (this.#client !== client || this.#state !== 'connected') {
-        throw new Error(`the MCP server "${this.config.name}" stopped during the call${this.#tail()}; it is being restarted, so a retry may work`);
+        throw new HeraldError(
+          `the MCP server "${this.config.name}" stopped during the call${this.#tail()}; it is being restarted, so a retry may work`,
+          {
+            code: 'mcp_stopped',
+          },
+        );
       }
       throw error;
     }
@@ -193,10 +201,10 @@ export class McpConnection {
 
   async #connected(signal: AbortSignal): Promise<Client> {
     while (!this.#client) {
-      if (this.#state === 'closed') throw new Error(`the MCP server "${this.config.name}" is shut down`);
+      if (this.#state === 'closed') throw new HeraldError(`the MCP server "${this.config.name}" is shut down`, { code: 'mcp_closed' });
       if (signal.aborted) throw signal.reason;
       if (this.#state === 'down' && this.#attempt > 1) {
-        throw new Error(`the MCP server "${this.config.name}" is unreachable (${this.#lastError ?? 'no answer'})`);
+        throw new HeraldError(`the MCP server "${this.config.name}" is unreachable (${this.#lastError ?? 'no answer'})`, { code: 'mcp_unreachable' });
       }
       await new Promise<void>((resolve) => {
         const done = () => {

@@ -1,4 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { HeraldError } from '../errors.ts';
 import type { Logger } from '../log/logger.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import type { ToolDefinition } from '../tools/types.ts';
@@ -26,7 +27,7 @@ export interface McpServerStatus {
   state: McpServerState;
   error?: string;
   /** Each tool: its own name, the name the model sees, and whether calls need the asker's approval. */
-  tools: { tool: string; name: string; needsApproval: boolean; description?: string }[];
+  tools: { tool: string; name: string; needsApproval: boolean; description: string }[];
 }
 
 /**
@@ -87,7 +88,7 @@ export class McpHub {
         tool,
         name: built.definition.name,
         needsApproval: built.needsApproval,
-        description: built.definition.description,
+        description: built.description,
       }));
       return {
         name: config.name,
@@ -102,10 +103,15 @@ export class McpHub {
   /** Calls a tool by the server's own names, as an operator would (`herald mcp call`): no approval, no scope. */
   async call(server: string, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<string> {
     const connection = this.#connections.get(server);
-    if (!connection) throw new Error(`there is no MCP server named "${server}"`);
+    if (!connection) throw new HeraldError(`there is no MCP server named "${server}"`, { code: 'mcp_unknown_server', kind: 'invalid_input' });
     await connection.firstAttempt();
     const built = this.#listed.get(server)!.get(tool);
-    if (!built) throw new Error(`the MCP server "${server}" has no tool named "${tool}"`);
+    if (!built && connection.state !== 'connected') {
+      throw new HeraldError(`the MCP server "${server}" is ${connection.state} (${connection.lastError ?? 'no answer'})`, {
+        code: 'mcp_unreachable',
+      });
+    }
+    if (!built) throw new HeraldError(`the MCP server "${server}" has no tool named "${tool}"`, { code: 'mcp_unknown_tool', kind: 'invalid_input' });
     return built.run(args, signal);
   }
 

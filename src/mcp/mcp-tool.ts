@@ -1,5 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { HeraldError } from '../errors.ts';
 import type { ToolContext, ToolDefinition } from '../tools/types.ts';
 import type { McpScopeEntry, McpServerConfig } from './mcp-config.ts';
 import { simplifySchema, trimDescription } from './simplify-schema.ts';
@@ -26,6 +27,8 @@ export interface BuiltTool {
   notes: string[];
   /** Whether its calls wait for the asker's approval. */
   needsApproval: boolean;
+  /** The server's description of it (trimmed). */
+  description: string;
   /** Checks arguments against the tool's own schema, then calls it (for operators: no approval, no scope). */
   run(args: Record<string, unknown>, signal: AbortSignal): Promise<string>;
 }
@@ -57,10 +60,10 @@ export function mcpTool(options: McpToolOptions): BuiltTool {
   };
   const run = async (args: Record<string, unknown>, signal: AbortSignal) => {
     const problem = validate(args);
-    if (problem) throw new Error(`invalid arguments: ${problem}.`);
+    if (problem) throw new HeraldError(`invalid arguments: ${problem}.`, { code: 'mcp_invalid_arguments', kind: 'invalid_input' });
     return options.call(args, signal);
   };
-  return { definition, notes, needsApproval: !readOnly, run };
+  return { definition, notes, needsApproval: !readOnly, description, run };
 }
 
 /** Checks arguments against the tool's original schema; returns the problem, or null when they fit. */

@@ -1,4 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { HeraldError } from '../errors.ts';
 import { MAX_RESULT_CHARS } from '../tools/registry.ts';
 
 /** Describes one picture a tool returned, as text for the model (the vision model, in the product). */
@@ -41,7 +42,7 @@ export async function resultText(result: CallToolResult, describeImage: Describe
   if (parts.length === 0 && result.structuredContent !== undefined) push(JSON.stringify(result.structuredContent));
   const text = parts.join('\n');
   const cut = text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}${CUT_NOTE}` : text;
-  if (result.isError) throw new Error(cut.trim() === '' ? 'the tool reported an error' : cut);
+  if (result.isError) throw new HeraldError(cut.trim() === '' ? 'the tool reported an error' : cut, { code: 'mcp_tool_error' });
   return cut === '' ? '(the tool returned nothing)' : cut;
 }
 
