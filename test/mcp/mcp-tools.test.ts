@@ -167,7 +167,9 @@ describe('MCP servers as tools', () => {
   it('restarts a crashed stdio server: the call in flight fails clearly, the next one works', async () => {
     const chat = adapter();
     const before = await toolResult('call acme__pid', chat);
-    const crashed = await toolResult('call acme__crash', chat);
+    const crashing = await chat.send('call acme__crash');
+    expect(crashing.notices.map((n) => n.text)).toEqual(['The tool acme · crash failed, so this answer may be incomplete.']);
+    const crashed = crashing.text.replace(/^Tool results:\n- acme__crash: /, '');
     expect(crashed).toMatch(
       /^Error: the MCP server "acme" stopped during the call \(its last words: acme: crashing on purpose\); it is being restarted/,
     );
