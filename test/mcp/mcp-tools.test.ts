@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandContext, CommandServices } from '../../commands/command.ts';
 import { runCommand } from '../../commands/run-command.ts';
@@ -19,7 +19,7 @@ import { startAcmeHttp, type AcmeHttp } from '../fakes/mcp/acme-http.ts';
 import { startEmulator, type Emulator } from '../fakes/service/emulator.ts';
 import { silentLogger } from '../helpers/logger.ts';
 
-const everythingServer = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
+const everythingServer = fileURLToPath(import.meta.resolve('@modelcontextprotocol/server-everything/dist/index.js'));
 const acmeStdio = new URL('../fakes/mcp/acme-stdio.ts', import.meta.url).pathname;
 const HERALD_SECRET = 'xoxb-herald-own-token-never-shared';
 const savedToken = process.env.SLACK_BOT_TOKEN;
