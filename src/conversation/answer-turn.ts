@@ -12,6 +12,7 @@ import type { ResolvedSettings } from './settings.ts';
 import { buildSystemPrompt } from './system-prompt.ts';
 import { estimateMessageTokens } from './token-estimate.ts';
 import type { TurnContext } from './turn-context.ts';
+import { addUsage } from './usage-meter.ts';
 
 export interface AnswerDeps extends Omit<UserTurnDeps, 'documentTokens'> {
   config: Config;
@@ -52,6 +53,7 @@ async function askModel(
     ...(options.workspace && { workspace: options.workspace }),
     logger: deps.logger,
     mcpServersOff: settings.mcpOff,
+    chargeUsage: (usage) => addUsage(turn.usage, usage),
   };
   // The vision model answers images without function tools. With API_FORMAT=messages, function tools ride only on
   // requests that need chat completions anyway (web search on), so a plain text turn stays on the chosen endpoint.

@@ -6,7 +6,7 @@ import type { ToolDefinition } from '../tools/types.ts';
 import type { McpServerConfig } from './mcp-config.ts';
 import { McpConnection, type McpServerState } from './mcp-connection.ts';
 import { mcpTool, type BuiltTool } from './mcp-tool.ts';
-import { resultText, type DescribeImage } from './tool-result.ts';
+import { resultText, type DescribeImage, type ResultContext } from './tool-result.ts';
 import { ToolNames } from './tool-names.ts';
 
 /** Counts and times every MCP tool call (`/metrics`). */
@@ -135,7 +135,7 @@ export class McpHub {
         name,
         isUp: () => connection.state === 'connected' || connection.state === 'restarting',
         isListed: () => listed.get(tool.name) === built,
-        call: (args, signal) => this.#call(connection, tool.name, args, signal),
+        call: (args, context) => this.#call(connection, tool.name, args, context),
       });
       listed.set(tool.name, built);
       if (built.notes.length > 0) this.#logger.info({ mcpServer: server.name, tool: tool.name, notes: built.notes }, 'MCP tool schema simplified');
@@ -143,12 +143,13 @@ export class McpHub {
     }
   }
 
-  async #call(connection: McpConnection, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<string> {
+  async #call(connection: McpConnection, tool: string, args: Record<string, unknown>, context: ResultContext): Promise<string> {
+    const { signal } = context;
     const started = performance.now();
     const labels = { server: connection.config.name, tool };
     try {
       const result = await connection.call(tool, args, signal);
-      const text = await resultText(result, this.#options.describeImage, signal);
+      const text = await resultText(result, this.#options.describeImage, context);
       this.#options.record?.({ ...labels, outcome: 'ok' }, (performance.now() - started) / 1000);
       return text;
     } catch (error) {

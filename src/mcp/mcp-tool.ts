@@ -4,6 +4,7 @@ import { HeraldError } from '../errors.ts';
 import type { ToolContext, ToolDefinition } from '../tools/types.ts';
 import type { McpScopeEntry, McpServerConfig } from './mcp-config.ts';
 import { simplifySchema, trimDescription } from './simplify-schema.ts';
+import type { ResultContext } from './tool-result.ts';
 
 /** Largest input schema compiled for checking arguments, as JSON characters. */
 const MAX_SCHEMA_CHARS = 64 * 1024;
@@ -18,7 +19,7 @@ export interface McpToolOptions {
   isUp(): boolean;
   /** Whether the server still lists this tool. */
   isListed(): boolean;
-  call(args: Record<string, unknown>, signal: AbortSignal): Promise<string>;
+  call(args: Record<string, unknown>, context: ResultContext): Promise<string>;
 }
 
 export interface BuiltTool {
@@ -56,12 +57,12 @@ export function mcpTool(options: McpToolOptions): BuiltTool {
       const problem = validate(args);
       return problem ? [problem] : [];
     },
-    handler: (args, context) => options.call(args, context.signal),
+    handler: (args, context) => options.call(args, context),
   };
   const run = async (args: Record<string, unknown>, signal: AbortSignal) => {
     const problem = validate(args);
     if (problem) throw new HeraldError(`invalid arguments: ${problem}.`, { code: 'mcp_invalid_arguments', kind: 'invalid_input' });
-    return options.call(args, signal);
+    return options.call(args, { signal });
   };
   return { definition, notes, needsApproval: !readOnly, description, run };
 }

@@ -189,8 +189,10 @@ describe('MCP servers as tools', () => {
     expect(big.length).toBeLessThanOrEqual(16_000);
     expect(big.endsWith('x\n[… the rest of the result was cut]')).toBe(true);
     expect(big.replace(/x/g, '').length).toBeLessThan(50);
-    const picture = await toolResult('call acme__picture');
-    expect(picture).toMatch(/^here it is:\n\[image 1, as described by the vision model: .+\]$/s);
+    const picture = await adapter().send('call acme__picture');
+    expect(picture.text).toMatch(/^Tool results:\n- acme__picture: here it is:\n\[image 1, as described by the vision model: .+\]$/s);
+    // Asked, answered, and the picture described: all three count against the asker's quotas.
+    expect(picture.usage.serviceCalls).toBe(3);
     const visionRequest = emulator.requests.find((r) => (r.body as { model?: string }).model === 'svc-v2.5');
     expect(JSON.stringify(visionRequest?.body)).toContain('data:image/png;base64,');
     expect(await toolResult('call acme__broken')).toBe('Error: the database is on fire');
