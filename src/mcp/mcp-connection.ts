@@ -6,12 +6,13 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { HeraldError } from '../errors.ts';
 import type { Logger } from '../log/logger.ts';
+import { boundedFetch } from './bounded-fetch.ts';
 import type { McpServerConfig } from './mcp-config.ts';
 
 export type McpServerState = 'connecting' | 'connected' | 'restarting' | 'down' | 'closed';
 
-/** Largest one JSON-RPC message a stdio server may send; past it the connection is dropped and restarted. */
-const MAX_STDIO_MESSAGE_BYTES = 4 * 1024 * 1024;
+/** Largest one message (stdio) or one call's response (HTTP) a server may send; past it the connection is dropped. */
+const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 const MAX_TOOLS = 128;
 const FIRST_RETRY_MS = 250;
 const MAX_RETRY_MS = 30_000;
@@ -33,11 +34,14 @@ export class McpConnection {
   readonly config: McpServerConfig;
   #state: McpServerState = 'connecting';
   #client: Client | undefined;
+  /** Aborted when the current connection drops, failing the calls it was running at once. */
+  #clientDropped = new AbortController();
   #lastError: string | undefined;
   #attempt = 0;
   #retryTimer: NodeJS.Timeout | undefined;
   #waiters = new Set<() => void>();
   #stderrTail = '';
+  #dropReason: string | undefined;
   #firstSettled: Promise<void>;
   #settleFirst!: () => void;
   readonly #logger: Logger;
@@ -73,25 +77,24 @@ export class McpConnection {
   /** Calls a tool by its own name, waiting up to the call's own deadline for a connection. */
   async call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
     const client = await this.#connected(signal);
+    const dropped = this.#clientDropped.signal;
     try {
       return (await client.callTool({ name: tool, arguments: args }, undefined, {
-        signal,
+        signal: AbortSignal.any([signal, dropped]),
         timeout: this.config.timeoutMs,
       })) as CallToolResult;
     } catch (error) {
       if (signal.aborted) throw error;
+      if (dropped.aborted || this.#client !== client || this.#state !== 'connected') {
+        const again = this.config.transport === 'stdio' ? 'restarted' : 'reconnected';
+        throw new HeraldError(`the MCP server "${this.config.name}" ${this.#lastError ?? 'stopped'}; it is being ${again}, so a retry may work`, {
+          code: 'mcp_stopped',
+        });
+      }
       if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
         throw new HeraldError(`the MCP server "${this.config.name}" did not answer within ${this.config.timeoutMs / 1000} s`, {
           code: 'mcp_timeout',
         });
-      }
-      if (this.#client !== client || this.#state !== 'connected') {
-        throw new HeraldError(
-          `the MCP server "${this.config.name}" stopped during the call${this.#tail()}; it is being restarted, so a retry may work`,
-          {
-            code: 'mcp_stopped',
-          },
-        );
       }
       throw error;
     }
@@ -131,9 +134,18 @@ export class McpConnection {
         return;
       }
       this.#client = client;
+      this.#clientDropped = new AbortController();
       this.#attempt = 0;
       this.#lastError = undefined;
       client.onclose = () => this.#dropped(client);
+      client.onerror = (error) => {
+        // An answer over the size limit leaves its call waiting: dropping the connection fails it at once.
+        if (/exceeded maximum size|response larger than the limit/.test(error.message)) {
+          this.#dropReason = `sent more than ${MAX_MESSAGE_BYTES / 1024 / 1024} MB in one answer`;
+          this.#dropped(client);
+          void client.close();
+        }
+      };
       this.#events.tools(tools);
       this.#setState('connected');
       this.#logger.info({ tools: tools.length }, 'MCP server connected');
@@ -164,7 +176,9 @@ export class McpConnection {
   #dropped(client: Client): void {
     if (this.#client !== client || this.#state === 'closed') return;
     this.#client = undefined;
-    this.#lastError = `the server stopped${this.#tail()}`;
+    this.#clientDropped.abort();
+    this.#lastError = this.#dropReason ?? `stopped${this.#tail()}`;
+    this.#dropReason = undefined;
     this.#logger.warn({ reason: this.#lastError }, 'MCP server connection closed; restarting');
     this.#setState('restarting');
     this.#retry();
@@ -187,16 +201,16 @@ export class McpConnection {
         env: config.env,
         ...(config.cwd && { cwd: config.cwd }),
         stderr: 'pipe',
-        maxBufferSize: MAX_STDIO_MESSAGE_BYTES,
+        maxBufferSize: MAX_MESSAGE_BYTES,
       });
       transport.stderr?.on('data', (chunk: Buffer) => {
         this.#stderrTail = (this.#stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
       });
       return transport;
     }
-    const requestInit = { headers: config.headers };
-    if (config.transport === 'sse') return new SSEClientTransport(config.url, { requestInit });
-    return new FallbackHttpTransport(config.url, requestInit, this.#logger);
+    const options = { requestInit: { headers: config.headers }, fetch: boundedFetch(MAX_MESSAGE_BYTES) };
+    if (config.transport === 'sse') return new SSEClientTransport(config.url, options);
+    return new FallbackHttpTransport(config.url, options, this.#logger);
   }
 
   async #connected(signal: AbortSignal): Promise<Client> {
@@ -240,6 +254,11 @@ export class McpConnection {
   }
 }
 
+interface HttpOptions {
+  requestInit: RequestInit;
+  fetch: (url: string | URL, init?: RequestInit) => Promise<Response>;
+}
+
 /**
  * Streamable HTTP, or legacy HTTP+SSE for a server that refuses it: the spec's backwards-compatible client tries a
  * POST first and falls back to the old GET stream when that is answered 4xx.
@@ -251,14 +270,14 @@ class FallbackHttpTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: Transport['onmessage'];
   readonly #url: URL;
-  readonly #requestInit: RequestInit;
+  readonly #options: HttpOptions;
   readonly #logger: Logger;
 
-  constructor(url: URL, requestInit: RequestInit, logger: Logger) {
+  constructor(url: URL, options: HttpOptions, logger: Logger) {
     this.#url = url;
-    this.#requestInit = requestInit;
+    this.#options = options;
     this.#logger = logger;
-    this.#inner = this.#wire(new StreamableHTTPClientTransport(url, { requestInit }));
+    this.#inner = this.#wire(new StreamableHTTPClientTransport(url, options));
   }
 
   get sessionId(): string | undefined {
@@ -282,7 +301,7 @@ class FallbackHttpTransport implements Transport {
       refused.onclose = undefined;
       refused.onerror = undefined;
       await refused.close().catch(() => {});
-      this.#inner = this.#wire(new SSEClientTransport(this.#url, { requestInit: this.#requestInit }));
+      this.#inner = this.#wire(new SSEClientTransport(this.#url, this.#options));
       await this.#inner.start();
       await this.#inner.send(message, options);
     }
