@@ -9,6 +9,9 @@ import { mcpTool, type BuiltTool } from './mcp-tool.ts';
 import { resultText, type DescribeImage, type ResultContext } from './tool-result.ts';
 import { ToolNames } from './tool-names.ts';
 
+/** The tool names taken from a server: printable, up to 128 characters (the spec suggests far fewer). */
+const TOOL_NAME = /^[^\p{C}]{1,128}$/u;
+
 /** Counts and times every MCP tool call (`/metrics`). */
 export type McpCallRecorder = (labels: { server: string; tool: string; outcome: 'ok' | 'error' | 'timeout' }, seconds: number) => void;
 
@@ -128,6 +131,10 @@ export class McpHub {
     listed.clear();
     const connection = this.#connections.get(server.name)!;
     for (const tool of tools) {
+      if (!TOOL_NAME.test(tool.name)) {
+        this.#logger.warn({ mcpServer: server.name, tool: tool.name.slice(0, 80) }, 'MCP tool skipped: its name is empty, too long or unprintable');
+        continue;
+      }
       const name = this.#names.nameOf(server.name, tool.name);
       const built = mcpTool({
         server,
