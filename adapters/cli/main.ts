@@ -74,10 +74,13 @@ export async function main(argv: string[], env: Env, io: CliIo): Promise<number>
       // Memory of a terminal session lives only as long as the session.
       const shellConfig = { ...config, storeUrl: 'memory://' };
       core = await createCore(shellConfig, oneShotLogger(config, env, secrets));
+      // A terminal session has no start-up to keep short: its first question can use every MCP server.
+      await core.mcp.firstAttempts();
       await runShell(core, io, secrets);
       return 0;
     }
     core = await createCore({ ...config, storeUrl: 'memory://' }, oneShotLogger(config, env, secrets));
+    if (command === 'chat') await core.mcp.firstAttempts();
     await ONE_SHOT[command]!(args, core, io);
     return 0;
   } catch (error) {

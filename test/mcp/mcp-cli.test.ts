@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/cli-harness.ts';
+import { startEmulator } from '../fakes/service/emulator.ts';
 
 const acmeStdio = new URL('../fakes/mcp/acme-stdio.ts', import.meta.url).pathname;
 let dir: string;
@@ -55,5 +56,16 @@ describe('herald mcp', () => {
     const down = await runCli(['mcp', 'call', 'gone', 'anything'], env);
     expect(down.code).toBe(1);
     expect(down.stderr).toMatch(/^herald: the MCP server "gone" is down \(.*ENOENT.*\)\n$/);
+  });
+
+  it('lets `herald chat` use the servers once they are up', async () => {
+    const emulator = await startEmulator();
+    try {
+      const run = await runCli(['chat', 'call acme__pid', '--no-search'], { ...env, API_BASE_URL: emulator.url, API_KEY: emulator.apiKey });
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toMatch(/^Tool results:\n- acme__pid: pid \d+\n/);
+    } finally {
+      await emulator.close();
+    }
   });
 });

@@ -52,7 +52,9 @@ describe('MCP_CONFIG', () => {
 
 describe('simplifySchema', () => {
   it('walks a hostile, self-referencing schema in bounded time and size', () => {
-    const wide: Record<string, object> = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`p${i}`, { $ref: '#', description: 'd'.repeat(5000) }]));
+    const wide: Record<string, object> = Object.fromEntries(
+      Array.from({ length: 200 }, (_, i) => [`p${i}`, { $ref: '#', description: 'd'.repeat(5000) }]),
+    );
     const started = performance.now();
     wide.p0 = { anyOf: [{ $ref: '#' }, { $ref: '#' }] };
     const { schema, notes } = simplifySchema({ type: 'object', properties: wide });
