@@ -23,7 +23,6 @@ const CONNECT_TIMEOUT_MS = 30_000;
 export interface ConnectionEvents {
   /** The server's tools, after each (re)connection and each change it announced. */
   tools(tools: Tool[]): void;
-  state(state: McpServerState): void;
 }
 
 /**
@@ -240,7 +239,6 @@ export class McpConnection {
   #setState(state: McpServerState): void {
     if (this.#state === state) return;
     this.#state = state;
-    this.#events.state(state);
     this.#wake();
   }
 

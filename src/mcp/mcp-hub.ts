@@ -43,7 +43,6 @@ export class McpHub {
   readonly #names: ToolNames;
   readonly #options: McpHubOptions;
   readonly #logger: Logger;
-  readonly #stateListeners = new Set<() => void>();
 
   constructor(options: McpHubOptions) {
     this.#options = options;
@@ -53,9 +52,6 @@ export class McpHub {
       this.#listed.set(server.name, new Map());
       const connection = new McpConnection(server, this.#logger, {
         tools: (tools) => this.#onTools(server, tools),
-        state: () => {
-          for (const listener of [...this.#stateListeners]) listener();
-        },
       });
       this.#connections.set(server.name, connection);
     }
@@ -69,19 +65,6 @@ export class McpHub {
   /** Settles once every server's first connection attempt has succeeded or failed. */
   async firstAttempts(): Promise<void> {
     await Promise.all([...this.#connections.values()].map((c) => c.firstAttempt()));
-  }
-
-  /** Resolves once `predicate` holds over the servers' states (checked now and at each change). */
-  whenStates(predicate: (states: Record<string, McpServerState>) => boolean): Promise<void> {
-    return new Promise((resolve) => {
-      const check = () => {
-        if (!predicate(this.#states())) return;
-        this.#stateListeners.delete(check);
-        resolve();
-      };
-      this.#stateListeners.add(check);
-      check();
-    });
   }
 
   status(): McpServerStatus[] {
@@ -120,10 +103,6 @@ export class McpHub {
 
   async close(): Promise<void> {
     await Promise.all([...this.#connections.values()].map((c) => c.close()));
-  }
-
-  #states(): Record<string, McpServerState> {
-    return Object.fromEntries([...this.#connections].map(([name, c]) => [name, c.state]));
   }
 
   #onTools(server: McpServerConfig, tools: Tool[]): void {

@@ -103,6 +103,5 @@ describe('ToolNames', () => {
     expect(new Set(mapped).size).toBe(mapped.length);
     expect(mapped[1]).toBe('srv__a_b');
     expect(names.nameOf('srv', 'a.b')).toBe(mapped[0]);
-    expect(names.original(mapped[0]!)).toEqual({ server: 'srv', tool: 'a.b' });
   });
 });
