@@ -16,6 +16,7 @@ import { createOpsServer, type OpsServer } from '../../src/ops/ops-server.ts';
 import { MemoryStore } from '../../src/store/memory-store.ts';
 import { FakeAdapter, testConfig } from '../conversation/fake-adapter.ts';
 import { startAcmeHttp, type AcmeHttp } from '../fakes/mcp/acme-http.ts';
+import { startEverythingHttp, type EverythingHttp } from '../fakes/mcp/everything-http.ts';
 import { startEmulator, type Emulator } from '../fakes/service/emulator.ts';
 import { silentLogger } from '../helpers/logger.ts';
 
@@ -27,6 +28,7 @@ const savedToken = process.env.SLACK_BOT_TOKEN;
 let emulator: Emulator;
 let http: AcmeHttp;
 let legacy: AcmeHttp;
+let everythingHttp: EverythingHttp;
 let handle: EngineHandle;
 let config: Config;
 const metrics = createMetrics({ defaultMetrics: false });
@@ -38,7 +40,12 @@ let dir: string;
 beforeAll(async () => {
   // As in production, Herald's own token is in its environment; a child must not inherit it.
   process.env.SLACK_BOT_TOKEN = HERALD_SECRET;
-  [emulator, http, legacy] = await Promise.all([startEmulator(), startAcmeHttp(), startAcmeHttp({ legacySse: true })]);
+  [emulator, http, legacy, everythingHttp] = await Promise.all([
+    startEmulator(),
+    startAcmeHttp(),
+    startAcmeHttp({ legacySse: true }),
+    startEverythingHttp(),
+  ]);
   dir = mkdtempSync(join(tmpdir(), 'herald-mcp-'));
   const mcpConfig = join(dir, 'mcp.json');
   writeFileSync(
@@ -49,6 +56,7 @@ beforeAll(async () => {
         everything: { command: process.execPath, args: [everythingServer, 'stdio'], trusted: true },
         web: { url: http.url, headers: { Authorization: 'Bearer ${WEB_TOKEN}' }, trusted: true, scope: ['test:guild-1'] },
         old: { url: legacy.url },
+        everything_http: { url: everythingHttp.url, trusted: true },
         gone: { command: process.execPath, args: ['-e', 'process.exit(1)'] },
       },
     }),
@@ -76,7 +84,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await ops?.close({ graceMs: 0 });
   await handle?.close();
-  await Promise.all([emulator?.close(), http?.close(), legacy?.close()]);
+  await Promise.all([emulator?.close(), http?.close(), legacy?.close(), everythingHttp?.close()]);
   rmSync(dir, { recursive: true, force: true });
   if (savedToken === undefined) delete process.env.SLACK_BOT_TOKEN;
   else process.env.SLACK_BOT_TOKEN = savedToken;
@@ -125,6 +133,7 @@ describe('MCP servers as tools', () => {
       ['everything', 'connected'],
       ['web', 'connected'],
       ['old', 'connected'],
+      ['everything_http', 'connected'],
       ['gone', 'down'],
     ]);
     const reply = await adapter().send('call everything__echo {"message":"hello from the model"}');
@@ -135,6 +144,7 @@ describe('MCP servers as tools', () => {
     expect(http.requests.some((r) => r.method === 'POST' && r.authorization === 'Bearer web-secret')).toBe(true);
     expect(legacy.requests.map((r) => `${r.method} ${r.path}`)).toEqual(expect.arrayContaining(['POST /mcp', 'GET /mcp', 'POST /messages']));
     expect((await adapter().send('call web__pid')).text).toMatch(/^Tool results:\n- web__pid: pid \d+$/);
+    expect(await toolResult('call everything_http__get-sum {"a":2,"b":40}')).toContain('42');
   });
 
   it('maps a dotted name apart from its look-alike, flattens $ref and anyOf for the model and checks arguments against the original', async () => {
@@ -264,19 +274,21 @@ describe('MCP servers as tools', () => {
       ].sort();
     };
 
-    expect(await servers('guild-1', 'c1')).toEqual(['acme', 'everything', 'old', 'web']);
-    expect(await servers('guild-2', 'c1')).toEqual(['acme', 'everything', 'old']);
+    expect(await servers('guild-1', 'c1')).toEqual(['acme', 'everything', 'everything_http', 'old', 'web']);
+    expect(await servers('guild-2', 'c1')).toEqual(['acme', 'everything', 'everything_http', 'old']);
 
     await runCommand(settings, admin('guild-1', 'c1', { scope: 'channel', mcp_off: 'acme, old' }), services);
     expect(replies.at(-1)).toContain('MCP servers off: acme, old');
     await runCommand(settings, admin('guild-1', 'c2', { scope: 'server', mcp_off: 'everything' }), services);
-    expect(await servers('guild-1', 'c1')).toEqual(['web']);
-    expect(await servers('guild-1', 'c2')).toEqual(['acme', 'old', 'web']);
+    expect(await servers('guild-1', 'c1')).toEqual(['everything_http', 'web']);
+    expect(await servers('guild-1', 'c2')).toEqual(['acme', 'everything_http', 'old', 'web']);
 
     await runCommand(settings, admin('guild-1', 'c1', { scope: 'channel', mcp_off: 'none' }), services);
-    expect(await servers('guild-1', 'c1')).toEqual(['acme', 'old', 'web']);
+    expect(await servers('guild-1', 'c1')).toEqual(['acme', 'everything_http', 'old', 'web']);
     await runCommand(settings, admin('guild-1', 'c1', { scope: 'channel', mcp_off: 'jira' }), services);
-    expect(replies.at(-1)).toBe('"jira" is not an MCP server Herald knows. The servers configured are: acme, everything, web, old, gone.');
+    expect(replies.at(-1)).toBe(
+      '"jira" is not an MCP server Herald knows. The servers configured are: acme, everything, web, old, everything_http, gone.',
+    );
   });
 
   it('shows a server that is down as degraded on /readyz, still ready, and counts calls per tool on /metrics', async () => {
