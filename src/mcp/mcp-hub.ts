@@ -107,11 +107,18 @@ export class McpHub {
 
   #onTools(server: McpServerConfig, tools: Tool[]): void {
     const listed = this.#listed.get(server.name)!;
+    const before = new Map(listed);
     listed.clear();
     const connection = this.#connections.get(server.name)!;
     for (const tool of tools) {
       if (!TOOL_NAME.test(tool.name)) {
         this.#logger.warn({ mcpServer: server.name, tool: tool.name.slice(0, 80) }, 'MCP tool skipped: its name is empty, too long or unprintable');
+        continue;
+      }
+      const unchanged = before.get(tool.name);
+      // Relisted as it was (after each reconnection): kept as built, so its schema is not compiled again.
+      if (unchanged && unchanged.source === JSON.stringify(tool)) {
+        listed.set(tool.name, unchanged);
         continue;
       }
       const name = this.#names.nameOf(server.name, tool.name);
@@ -139,7 +146,7 @@ export class McpHub {
       this.#options.record?.({ ...labels, outcome: 'ok' }, (performance.now() - started) / 1000);
       return text;
     } catch (error) {
-      const timedOut = signal.aborted || /timed? ?out/i.test((error as Error).message);
+      const timedOut = signal.aborted || (error instanceof HeraldError && error.code === 'mcp_timeout');
       this.#options.record?.({ ...labels, outcome: timedOut ? 'timeout' : 'error' }, (performance.now() - started) / 1000);
       throw error;
     }

@@ -30,6 +30,8 @@ export interface BuiltTool {
   needsApproval: boolean;
   /** The server's description of it (trimmed). */
   description: string;
+  /** The listing it was built from, as JSON. */
+  source: string;
   /** Checks arguments against the tool's own schema, then calls it (for operators: no approval, no scope). */
   run(args: Record<string, unknown>, signal: AbortSignal): Promise<string>;
 }
@@ -64,7 +66,7 @@ export function mcpTool(options: McpToolOptions): BuiltTool {
     if (problem) throw new HeraldError(`invalid arguments: ${problem}.`, { code: 'mcp_invalid_arguments', kind: 'invalid_input' });
     return options.call(args, { signal });
   };
-  return { definition, notes, needsApproval: !readOnly, description, run };
+  return { definition, notes, needsApproval: !readOnly, description, source: JSON.stringify(tool), run };
 }
 
 /** Checks arguments against the tool's original schema; returns the problem, or null when they fit. */

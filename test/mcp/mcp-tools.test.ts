@@ -190,6 +190,8 @@ describe('MCP servers as tools', () => {
   it('gives up on a call past the server timeout and stays usable', async () => {
     expect(await toolResult('call acme__sleep {"ms":5000}')).toBe('Error: the MCP server "acme" did not answer within 1 s');
     expect(await toolResult('call acme__sleep {"ms":1}')).toBe('slept');
+    const exposition = await (await fetch(`${opsBase}/metrics`)).text();
+    expect(exposition).toMatch(/^herald_mcp_tool_calls_total\{server="acme",tool="sleep",outcome="timeout"\} [1-9]\d*$/m);
   });
 
   it('cuts an oversized result, describes returned pictures with the vision model and passes tool errors to the model', async () => {
