@@ -41,6 +41,8 @@ export class McpConnection {
   #waiters = new Set<() => void>();
   #stderrTail = '';
   #dropReason: string | undefined;
+  /** Why the connection dropped, as the model may read it: never the server's own output, which may hold secrets. */
+  #dropNotice = 'stopped';
   #firstSettled: Promise<void>;
   #settleFirst!: () => void;
   readonly #logger: Logger;
@@ -59,7 +61,7 @@ export class McpConnection {
     return this.#state;
   }
 
-  /** Why the last connection attempt failed or the server stopped, in one line. */
+  /** Why the last connection attempt failed or the server stopped, in one line, for the operator (it may quote the server). */
   get lastError(): string | undefined {
     return this.#lastError;
   }
@@ -86,7 +88,7 @@ export class McpConnection {
       if (signal.aborted) throw error;
       if (dropped.aborted || this.#client !== client || this.#state !== 'connected') {
         const again = this.config.transport === 'stdio' ? 'restarted' : 'reconnected';
-        throw new HeraldError(`the MCP server "${this.config.name}" ${this.#lastError ?? 'stopped'}; it is being ${again}, so a retry may work`, {
+        throw new HeraldError(`the MCP server "${this.config.name}" ${this.#dropNotice}; it is being ${again}, so a retry may work`, {
           code: 'mcp_stopped',
         });
       }
@@ -176,7 +178,8 @@ export class McpConnection {
     if (this.#client !== client || this.#state === 'closed') return;
     this.#client = undefined;
     this.#clientDropped.abort();
-    this.#lastError = this.#dropReason ?? `stopped${this.#tail()}`;
+    this.#dropNotice = this.#dropReason ?? 'stopped';
+    this.#lastError = `${this.#dropNotice}${this.#tail()}`;
     this.#dropReason = undefined;
     this.#logger.warn({ reason: this.#lastError }, 'MCP server connection closed; restarting');
     this.#setState('restarting');
@@ -217,7 +220,7 @@ export class McpConnection {
       if (this.#state === 'closed') throw new HeraldError(`the MCP server "${this.config.name}" is shut down`, { code: 'mcp_closed' });
       if (signal.aborted) throw signal.reason;
       if (this.#state === 'down' && this.#attempt > 1) {
-        throw new HeraldError(`the MCP server "${this.config.name}" is unreachable (${this.#lastError ?? 'no answer'})`, { code: 'mcp_unreachable' });
+        throw new HeraldError(`the MCP server "${this.config.name}" cannot be reached right now`, { code: 'mcp_unreachable' });
       }
       await new Promise<void>((resolve) => {
         const done = () => {

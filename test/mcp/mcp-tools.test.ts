@@ -180,7 +180,8 @@ describe('MCP servers as tools', () => {
     const crashing = await chat.send('call acme__crash');
     expect(crashing.notices.map((n) => n.text)).toEqual(['The tool acme · crash failed, so this answer may be incomplete.']);
     const crashed = crashing.text.replace(/^Tool results:\n- acme__crash: /, '');
-    expect(crashed).toMatch(/^Error: the MCP server "acme" stopped \(its last words: acme: crashing on purpose\); it is being restarted/);
+    // What a server prints may hold its secrets: the operator's log has it, the model does not.
+    expect(crashed).toBe('Error: the MCP server "acme" stopped; it is being restarted, so a retry may work');
     const after = await toolResult('call acme__pid', chat);
     expect(after).toMatch(/^pid \d+$/);
     expect(after).not.toBe(before);
