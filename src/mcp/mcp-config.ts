@@ -41,7 +41,7 @@ export type McpServerConfig = McpStdioServer | McpHttpServer;
 
 export const DEFAULT_MCP_TIMEOUT_MS = 20_000;
 const SERVER_NAME = /^[A-Za-z0-9_-]{1,32}$/;
-const SCOPE_ENTRY = /^(discord|slack|cli|test)(:([^/\s]+)(\/([^/\s]+))?)?$/;
+const SCOPE_ENTRY = /^([a-z][a-z0-9-]{0,19})(:([^/\s]+)(\/([^/\s]+))?)?$/;
 
 const stringMap = z.record(z.string(), z.string()).default({});
 const heraldKeys = {
