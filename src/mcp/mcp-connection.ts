@@ -289,6 +289,10 @@ class FallbackHttpTransport implements Transport {
     return this.#inner.start();
   }
 
+  setProtocolVersion(version: string): void {
+    this.#inner.setProtocolVersion?.(version);
+  }
+
   async send(message: Parameters<Transport['send']>[0], options?: Parameters<Transport['send']>[1]): Promise<void> {
     try {
       await this.#inner.send(message, options);

@@ -142,6 +142,8 @@ describe('MCP servers as tools', () => {
     expect(offered).toEqual(expect.arrayContaining(['calculate', 'everything__echo', 'acme__pid', 'web__pid', 'old__pid']));
     for (const name of offered) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
     expect(http.requests.some((r) => r.method === 'POST' && r.authorization === 'Bearer web-secret')).toBe(true);
+    // After initialize, every request names the protocol version agreed on, as the spec requires.
+    expect(http.requests.at(-1)!.protocolVersion).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(legacy.requests.map((r) => `${r.method} ${r.path}`)).toEqual(expect.arrayContaining(['POST /mcp', 'GET /mcp', 'POST /messages']));
     expect((await adapter().send('call web__pid')).text).toMatch(/^Tool results:\n- web__pid: pid \d+$/);
     expect(await toolResult('call everything_http__get-sum {"a":2,"b":40}')).toContain('42');
