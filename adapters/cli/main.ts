@@ -4,6 +4,7 @@ import { createCore, type Core } from '../../src/core.ts';
 import { createLogger, type Logger } from '../../src/log/logger.ts';
 import { errorLine, UsageError } from './cli-error.ts';
 import { chatCommand, describeCommand, sayCommand, transcribeCommand } from './one-shot.ts';
+import { mcpCommand } from './mcp-command.ts';
 import { registerCommand } from './register.ts';
 import { runBots } from './run-bots.ts';
 import { runShell } from './shell.ts';
@@ -57,6 +58,11 @@ export async function main(argv: string[], env: Env, io: CliIo): Promise<number>
       await registerCommand(args, loadConfig(env, { requireService: false }), io);
       return 0;
     }
+    if (command === 'mcp') {
+      const config = loadConfig(env, { requireService: false });
+      await mcpCommand(args, config, oneShotLogger(config, env, secrets), io);
+      return 0;
+    }
     if (command !== undefined && !(command in ONE_SHOT)) throw new UsageError(`unknown command "${command}"`);
     const config = loadConfig(env);
     secrets.push(config.api.key);
@@ -68,10 +74,13 @@ export async function main(argv: string[], env: Env, io: CliIo): Promise<number>
       // Memory of a terminal session lives only as long as the session.
       const shellConfig = { ...config, storeUrl: 'memory://' };
       core = await createCore(shellConfig, oneShotLogger(config, env, secrets));
+      // A terminal session has no start-up to keep short: its first question can use every MCP server.
+      await core.mcp.firstAttempts();
       await runShell(core, io, secrets);
       return 0;
     }
     core = await createCore({ ...config, storeUrl: 'memory://' }, oneShotLogger(config, env, secrets));
+    if (command === 'chat') await core.mcp.firstAttempts();
     await ONE_SHOT[command]!(args, core, io);
     return 0;
   } catch (error) {

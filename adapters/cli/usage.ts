@@ -11,6 +11,8 @@ Usage:
   herald transcribe AUDIO [--language auto|zh|en]
   herald say TEXT [--voice V] [--style S] [--sing] -o OUT.wav|OUT.pcm|OUT.ogg
   herald register [--guild ID]            register Discord slash commands (globally or for one guild)
+  herald mcp list                         the MCP servers of MCP_CONFIG: state and tools
+  herald mcp call SERVER TOOL [JSON]      call one MCP tool by its own name, with JSON arguments
   herald --help | --version
 
 Configuration comes from the environment and .env (see .env.example).`;

@@ -33,7 +33,7 @@ export const defaults = {
   conversation: {
     historyTtlSeconds: 7 * 24 * 3600,
     contextTokens: 32_000,
-    maxToolRounds: 4,
+    maxToolRounds: 8,
     approvalTimeoutMs: 120_000,
   },
   workspace: {

@@ -13,6 +13,7 @@ import type { StepAside } from './step-aside.ts';
 import { buildSystemPrompt } from './system-prompt.ts';
 import { estimateMessageTokens } from './token-estimate.ts';
 import type { TurnContext } from './turn-context.ts';
+import { addUsage } from './usage-meter.ts';
 
 export interface AnswerDeps extends Omit<UserTurnDeps, 'documentTokens'> {
   config: Config;
@@ -64,6 +65,7 @@ async function askModel(
     logger: deps.logger,
     mcpServersOff: settings.mcpOff,
     ...(ask && { approve: (request) => stepAside(() => ask(request, signal)) }),
+    chargeUsage: (usage) => addUsage(turn.usage, usage),
   };
   // The vision model answers images without function tools. With API_FORMAT=messages, function tools ride only on
   // requests that need chat completions anyway (web search on), so a plain text turn stays on the chosen endpoint.

@@ -58,6 +58,8 @@ export async function runReplyLoop(input: ReplyLoopInput): Promise<ReplyLoopResu
   let currentTokens = estimateMessageTokens(input.user, input.imageTokens);
   let announcedTrim = false;
   let shown = '';
+  // Tools that failed and were not called again with success: the answer had to do without them.
+  const failedTools = new Map<string, string>();
 
   for (let round = 0; ; round += 1) {
     const lastRound = round >= input.maxToolRounds;
@@ -96,6 +98,9 @@ export async function runReplyLoop(input: ReplyLoopInput): Promise<ReplyLoopResu
           text: `I stopped after ${input.maxToolRounds} round${input.maxToolRounds === 1 ? '' : 's'} of tool use, so this answer may be incomplete.`,
         });
       }
+      for (const title of failedTools.values()) {
+        emit({ type: 'notice', code: 'tool_failed', text: `The tool ${title} failed, so this answer may be incomplete.` });
+      }
       const listed = sources.list;
       const cited = sources.shownWith(shown);
       if (cited.length < listed.length) emit({ type: 'citations', citations: cited });
@@ -113,6 +118,7 @@ export async function runReplyLoop(input: ReplyLoopInput): Promise<ReplyLoopResu
     emit({ type: 'status', phase: 'tool', text: `using ${names}…` });
     const results = await Promise.all(response.calls.map((call) => input.registry.execute(call, { ...input.toolContext, signal })));
     for (const result of results) {
+      noteFailure(result, input.registry, failedTools);
       for (const file of result.attachments) emit({ type: 'attachment', ...file });
       const message: ChatMessage = { role: 'tool', tool_call_id: result.callId, content: withReplySources(result, sources, emit) };
       current.push(message);
@@ -183,6 +189,20 @@ function withReplySources(result: ToolExecution, sources: ReplyCitations, emit: 
   const remap = sources.add(result.citations);
   emit({ type: 'citations', citations: sources.list });
   return remap ? remapCitationMarkers(result.content, remap) : result.content;
+}
+
+/**
+ * Keeps track of the tools whose calls failed: a tool's own error, not a call the asker declined or a tool the model
+ * made up. Named by title, with nothing but letters, digits and a few marks (a server's tool name is untrusted text).
+ */
+function noteFailure(result: ToolExecution, registry: ToolRegistry, failed: Map<string, string>): void {
+  const tool = registry.get(result.name);
+  if (result.ok || !tool) {
+    failed.delete(result.name);
+    return;
+  }
+  if (!result.content.startsWith('Error:')) return;
+  failed.set(result.name, (tool.title ?? tool.name).replace(/[^\p{L}\p{N} ·._-]/gu, '').slice(0, 80));
 }
 
 function toolLimitNote(rounds: number): string {

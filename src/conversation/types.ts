@@ -198,7 +198,7 @@ export interface ReplyUsage extends Omit<Usage, 'webSearch'> {
 
 export type StatusPhase = 'queued' | 'thinking' | 'searching' | 'reading' | 'looking' | 'transcribing' | 'tool';
 
-export type NoticeCode = 'history_trimmed' | 'tool_rounds_exhausted' | 'file_skipped' | 'file_truncated' | 'summary_incomplete';
+export type NoticeCode = 'history_trimmed' | 'tool_rounds_exhausted' | 'tool_failed' | 'file_skipped' | 'file_truncated' | 'summary_incomplete';
 
 export type ReplyEvent =
   /**

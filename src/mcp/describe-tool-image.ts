@@ -10,6 +10,6 @@ export function describeToolImage(deps: CapabilityDeps): DescribeImage {
   return async (image, signal) => {
     const prepared = await prepareImage(image.data, { maxPixels: deps.config.media.maxImagePixels });
     const result = await describe(deps, { images: [prepared], prompt: PROMPT, stream: false, signal }).finalResult();
-    return result.content.trim();
+    return { text: result.content.trim(), usage: result.usage };
   };
 }

@@ -41,7 +41,7 @@ export type McpServerConfig = McpStdioServer | McpHttpServer;
 
 export const DEFAULT_MCP_TIMEOUT_MS = 20_000;
 const SERVER_NAME = /^[A-Za-z0-9_-]{1,32}$/;
-const SCOPE_ENTRY = /^(discord|slack|cli|test)(:([^/\s]+)(\/([^/\s]+))?)?$/;
+const SCOPE_ENTRY = /^([a-z][a-z0-9-]{0,19})(:([^/\s]+)(\/([^/\s]+))?)?$/;
 
 const stringMap = z.record(z.string(), z.string()).default({});
 const heraldKeys = {
@@ -68,7 +68,7 @@ const httpEntry = z.strictObject({
   headers: stringMap,
   ...heraldKeys,
 });
-const file = z.object({ mcpServers: z.record(z.string().regex(SERVER_NAME, '1-32 letters, digits, _ or -'), z.unknown()) });
+const file = z.object({ mcpServers: z.record(z.string(), z.unknown()) });
 
 /**
  * Reads MCP_CONFIG: the common `{ "mcpServers": { NAME: { command, args, env } | { url, headers } } }` file, with
@@ -86,6 +86,8 @@ export function readMcpConfig(path: string, env: Env): McpServerConfig[] {
   if (!parsed.success) throw new ConfigError('MCP_CONFIG', `${path}: ${issueText(parsed.error.issues[0]!)}`);
   const servers: McpServerConfig[] = [];
   for (const [name, entry] of Object.entries(parsed.data.mcpServers)) {
+    if (!SERVER_NAME.test(name))
+      throw new ConfigError('MCP_CONFIG', `${path}: server name ${JSON.stringify(name.slice(0, 40))} must be 1-32 letters, digits, _ or -`);
     const server = serverConfig(name, entry, env, path);
     if (server) servers.push(server);
   }

@@ -4,13 +4,15 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { HeraldError } from '../errors.ts';
 import type { Logger } from '../log/logger.ts';
+import { boundedFetch } from './bounded-fetch.ts';
 import type { McpServerConfig } from './mcp-config.ts';
 
 export type McpServerState = 'connecting' | 'connected' | 'restarting' | 'down' | 'closed';
 
-/** Largest one JSON-RPC message a stdio server may send; past it the connection is dropped and restarted. */
-const MAX_STDIO_MESSAGE_BYTES = 4 * 1024 * 1024;
+/** Largest one message (stdio) or one call's response (HTTP) a server may send; past it the connection is dropped. */
+const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 const MAX_TOOLS = 128;
 const FIRST_RETRY_MS = 250;
 const MAX_RETRY_MS = 30_000;
@@ -21,7 +23,6 @@ const CONNECT_TIMEOUT_MS = 30_000;
 export interface ConnectionEvents {
   /** The server's tools, after each (re)connection and each change it announced. */
   tools(tools: Tool[]): void;
-  state(state: McpServerState): void;
 }
 
 /**
@@ -32,11 +33,16 @@ export class McpConnection {
   readonly config: McpServerConfig;
   #state: McpServerState = 'connecting';
   #client: Client | undefined;
+  /** Aborted when the current connection drops, failing the calls it was running at once. */
+  #clientDropped = new AbortController();
   #lastError: string | undefined;
   #attempt = 0;
   #retryTimer: NodeJS.Timeout | undefined;
   #waiters = new Set<() => void>();
   #stderrTail = '';
+  #dropReason: string | undefined;
+  /** Why the connection dropped, as the model may read it: never the server's own output, which may hold secrets. */
+  #dropNotice = 'stopped';
   #firstSettled: Promise<void>;
   #settleFirst!: () => void;
   readonly #logger: Logger;
@@ -55,7 +61,7 @@ export class McpConnection {
     return this.#state;
   }
 
-  /** Why the last connection attempt failed or the server stopped, in one line. */
+  /** Why the last connection attempt failed or the server stopped, in one line, for the operator (it may quote the server). */
   get lastError(): string | undefined {
     return this.#lastError;
   }
@@ -72,18 +78,24 @@ export class McpConnection {
   /** Calls a tool by its own name, waiting up to the call's own deadline for a connection. */
   async call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
     const client = await this.#connected(signal);
+    const dropped = this.#clientDropped.signal;
     try {
       return (await client.callTool({ name: tool, arguments: args }, undefined, {
-        signal,
+        signal: AbortSignal.any([signal, dropped]),
         timeout: this.config.timeoutMs,
       })) as CallToolResult;
     } catch (error) {
       if (signal.aborted) throw error;
-      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-        throw new Error(`the MCP server "${this.config.name}" did not answer within ${this.config.timeoutMs / 1000} s`);
+      if (dropped.aborted || this.#client !== client || this.#state !== 'connected') {
+        const again = this.config.transport === 'stdio' ? 'restarted' : 'reconnected';
+        throw new HeraldError(`the MCP server "${this.config.name}" ${this.#dropNotice}; it is being ${again}, so a retry may work`, {
+          code: 'mcp_stopped',
+        });
       }
-      if (this.#client !== client || this.#state !== 'connected') {
-        throw new Error(`the MCP server "${this.config.name}" stopped during the call${this.#tail()}; it is being restarted, so a retry may work`);
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+        throw new HeraldError(`the MCP server "${this.config.name}" did not answer within ${this.config.timeoutMs / 1000} s`, {
+          code: 'mcp_timeout',
+        });
       }
       throw error;
     }
@@ -123,9 +135,18 @@ export class McpConnection {
         return;
       }
       this.#client = client;
+      this.#clientDropped = new AbortController();
       this.#attempt = 0;
       this.#lastError = undefined;
       client.onclose = () => this.#dropped(client);
+      client.onerror = (error) => {
+        // An answer over the size limit leaves its call waiting: dropping the connection fails it at once.
+        if (/exceeded maximum size|response larger than the limit/.test(error.message)) {
+          this.#dropReason = `sent more than ${MAX_MESSAGE_BYTES / 1024 / 1024} MB in one answer`;
+          this.#dropped(client);
+          void client.close();
+        }
+      };
       this.#events.tools(tools);
       this.#setState('connected');
       this.#logger.info({ tools: tools.length }, 'MCP server connected');
@@ -156,7 +177,10 @@ export class McpConnection {
   #dropped(client: Client): void {
     if (this.#client !== client || this.#state === 'closed') return;
     this.#client = undefined;
-    this.#lastError = `the server stopped${this.#tail()}`;
+    this.#clientDropped.abort();
+    this.#dropNotice = this.#dropReason ?? 'stopped';
+    this.#lastError = `${this.#dropNotice}${this.#tail()}`;
+    this.#dropReason = undefined;
     this.#logger.warn({ reason: this.#lastError }, 'MCP server connection closed; restarting');
     this.#setState('restarting');
     this.#retry();
@@ -179,24 +203,24 @@ export class McpConnection {
         env: config.env,
         ...(config.cwd && { cwd: config.cwd }),
         stderr: 'pipe',
-        maxBufferSize: MAX_STDIO_MESSAGE_BYTES,
+        maxBufferSize: MAX_MESSAGE_BYTES,
       });
       transport.stderr?.on('data', (chunk: Buffer) => {
         this.#stderrTail = (this.#stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
       });
       return transport;
     }
-    const requestInit = { headers: config.headers };
-    if (config.transport === 'sse') return new SSEClientTransport(config.url, { requestInit });
-    return new FallbackHttpTransport(config.url, requestInit, this.#logger);
+    const options = { requestInit: { headers: config.headers }, fetch: boundedFetch(MAX_MESSAGE_BYTES) };
+    if (config.transport === 'sse') return new SSEClientTransport(config.url, options);
+    return new FallbackHttpTransport(config.url, options, this.#logger);
   }
 
   async #connected(signal: AbortSignal): Promise<Client> {
     while (!this.#client) {
-      if (this.#state === 'closed') throw new Error(`the MCP server "${this.config.name}" is shut down`);
+      if (this.#state === 'closed') throw new HeraldError(`the MCP server "${this.config.name}" is shut down`, { code: 'mcp_closed' });
       if (signal.aborted) throw signal.reason;
       if (this.#state === 'down' && this.#attempt > 1) {
-        throw new Error(`the MCP server "${this.config.name}" is unreachable (${this.#lastError ?? 'no answer'})`);
+        throw new HeraldError(`the MCP server "${this.config.name}" cannot be reached right now`, { code: 'mcp_unreachable' });
       }
       await new Promise<void>((resolve) => {
         const done = () => {
@@ -218,7 +242,6 @@ export class McpConnection {
   #setState(state: McpServerState): void {
     if (this.#state === state) return;
     this.#state = state;
-    this.#events.state(state);
     this.#wake();
   }
 
@@ -232,6 +255,11 @@ export class McpConnection {
   }
 }
 
+interface HttpOptions {
+  requestInit: RequestInit;
+  fetch: (url: string | URL, init?: RequestInit) => Promise<Response>;
+}
+
 /**
  * Streamable HTTP, or legacy HTTP+SSE for a server that refuses it: the spec's backwards-compatible client tries a
  * POST first and falls back to the old GET stream when that is answered 4xx.
@@ -243,14 +271,14 @@ class FallbackHttpTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: Transport['onmessage'];
   readonly #url: URL;
-  readonly #requestInit: RequestInit;
+  readonly #options: HttpOptions;
   readonly #logger: Logger;
 
-  constructor(url: URL, requestInit: RequestInit, logger: Logger) {
+  constructor(url: URL, options: HttpOptions, logger: Logger) {
     this.#url = url;
-    this.#requestInit = requestInit;
+    this.#options = options;
     this.#logger = logger;
-    this.#inner = this.#wire(new StreamableHTTPClientTransport(url, { requestInit }));
+    this.#inner = this.#wire(new StreamableHTTPClientTransport(url, options));
   }
 
   get sessionId(): string | undefined {
@@ -259,6 +287,10 @@ class FallbackHttpTransport implements Transport {
 
   start(): Promise<void> {
     return this.#inner.start();
+  }
+
+  setProtocolVersion(version: string): void {
+    this.#inner.setProtocolVersion?.(version);
   }
 
   async send(message: Parameters<Transport['send']>[0], options?: Parameters<Transport['send']>[1]): Promise<void> {
@@ -274,7 +306,7 @@ class FallbackHttpTransport implements Transport {
       refused.onclose = undefined;
       refused.onerror = undefined;
       await refused.close().catch(() => {});
-      this.#inner = this.#wire(new SSEClientTransport(this.#url, { requestInit: this.#requestInit }));
+      this.#inner = this.#wire(new SSEClientTransport(this.#url, this.#options));
       await this.#inner.start();
       await this.#inner.send(message, options);
     }

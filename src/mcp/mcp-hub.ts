@@ -1,12 +1,16 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { HeraldError } from '../errors.ts';
 import type { Logger } from '../log/logger.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import type { ToolDefinition } from '../tools/types.ts';
 import type { McpServerConfig } from './mcp-config.ts';
 import { McpConnection, type McpServerState } from './mcp-connection.ts';
 import { mcpTool, type BuiltTool } from './mcp-tool.ts';
-import { resultText, type DescribeImage } from './tool-result.ts';
+import { resultText, type DescribeImage, type ResultContext } from './tool-result.ts';
 import { ToolNames } from './tool-names.ts';
+
+/** The tool names taken from a server: printable, up to 128 characters (the spec suggests far fewer). */
+const TOOL_NAME = /^[^\p{C}]{1,128}$/u;
 
 /** Counts and times every MCP tool call (`/metrics`). */
 export type McpCallRecorder = (labels: { server: string; tool: string; outcome: 'ok' | 'error' | 'timeout' }, seconds: number) => void;
@@ -26,7 +30,7 @@ export interface McpServerStatus {
   state: McpServerState;
   error?: string;
   /** Each tool: its own name, the name the model sees, and whether calls need the asker's approval. */
-  tools: { tool: string; name: string; needsApproval: boolean; description?: string }[];
+  tools: { tool: string; name: string; needsApproval: boolean; description: string }[];
 }
 
 /**
@@ -39,7 +43,6 @@ export class McpHub {
   readonly #names: ToolNames;
   readonly #options: McpHubOptions;
   readonly #logger: Logger;
-  readonly #stateListeners = new Set<() => void>();
 
   constructor(options: McpHubOptions) {
     this.#options = options;
@@ -49,9 +52,6 @@ export class McpHub {
       this.#listed.set(server.name, new Map());
       const connection = new McpConnection(server, this.#logger, {
         tools: (tools) => this.#onTools(server, tools),
-        state: () => {
-          for (const listener of [...this.#stateListeners]) listener();
-        },
       });
       this.#connections.set(server.name, connection);
     }
@@ -67,19 +67,6 @@ export class McpHub {
     await Promise.all([...this.#connections.values()].map((c) => c.firstAttempt()));
   }
 
-  /** Resolves once `predicate` holds over the servers' states (checked now and at each change). */
-  whenStates(predicate: (states: Record<string, McpServerState>) => boolean): Promise<void> {
-    return new Promise((resolve) => {
-      const check = () => {
-        if (!predicate(this.#states())) return;
-        this.#stateListeners.delete(check);
-        resolve();
-      };
-      this.#stateListeners.add(check);
-      check();
-    });
-  }
-
   status(): McpServerStatus[] {
     return [...this.#connections.values()].map((connection) => {
       const { config } = connection;
@@ -87,7 +74,7 @@ export class McpHub {
         tool,
         name: built.definition.name,
         needsApproval: built.needsApproval,
-        description: built.definition.description,
+        description: built.description,
       }));
       return {
         name: config.name,
@@ -102,10 +89,15 @@ export class McpHub {
   /** Calls a tool by the server's own names, as an operator would (`herald mcp call`): no approval, no scope. */
   async call(server: string, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<string> {
     const connection = this.#connections.get(server);
-    if (!connection) throw new Error(`there is no MCP server named "${server}"`);
+    if (!connection) throw new HeraldError(`there is no MCP server named "${server}"`, { code: 'mcp_unknown_server', kind: 'invalid_input' });
     await connection.firstAttempt();
     const built = this.#listed.get(server)!.get(tool);
-    if (!built) throw new Error(`the MCP server "${server}" has no tool named "${tool}"`);
+    if (!built && connection.state !== 'connected') {
+      throw new HeraldError(`the MCP server "${server}" is ${connection.state} (${connection.lastError ?? 'no answer'})`, {
+        code: 'mcp_unreachable',
+      });
+    }
+    if (!built) throw new HeraldError(`the MCP server "${server}" has no tool named "${tool}"`, { code: 'mcp_unknown_tool', kind: 'invalid_input' });
     return built.run(args, signal);
   }
 
@@ -113,15 +105,22 @@ export class McpHub {
     await Promise.all([...this.#connections.values()].map((c) => c.close()));
   }
 
-  #states(): Record<string, McpServerState> {
-    return Object.fromEntries([...this.#connections].map(([name, c]) => [name, c.state]));
-  }
-
   #onTools(server: McpServerConfig, tools: Tool[]): void {
     const listed = this.#listed.get(server.name)!;
+    const before = new Map(listed);
     listed.clear();
     const connection = this.#connections.get(server.name)!;
     for (const tool of tools) {
+      if (!TOOL_NAME.test(tool.name)) {
+        this.#logger.warn({ mcpServer: server.name, tool: tool.name.slice(0, 80) }, 'MCP tool skipped: its name is empty, too long or unprintable');
+        continue;
+      }
+      const unchanged = before.get(tool.name);
+      // Relisted as it was (after each reconnection): kept as built, so its schema is not compiled again.
+      if (unchanged && unchanged.source === JSON.stringify(tool)) {
+        listed.set(tool.name, unchanged);
+        continue;
+      }
       const name = this.#names.nameOf(server.name, tool.name);
       const built = mcpTool({
         server,
@@ -129,7 +128,7 @@ export class McpHub {
         name,
         isUp: () => connection.state === 'connected' || connection.state === 'restarting',
         isListed: () => listed.get(tool.name) === built,
-        call: (args, signal) => this.#call(connection, tool.name, args, signal),
+        call: (args, context) => this.#call(connection, tool.name, args, context),
       });
       listed.set(tool.name, built);
       if (built.notes.length > 0) this.#logger.info({ mcpServer: server.name, tool: tool.name, notes: built.notes }, 'MCP tool schema simplified');
@@ -137,16 +136,17 @@ export class McpHub {
     }
   }
 
-  async #call(connection: McpConnection, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<string> {
+  async #call(connection: McpConnection, tool: string, args: Record<string, unknown>, context: ResultContext): Promise<string> {
+    const { signal } = context;
     const started = performance.now();
     const labels = { server: connection.config.name, tool };
     try {
       const result = await connection.call(tool, args, signal);
-      const text = await resultText(result, this.#options.describeImage, signal);
+      const text = await resultText(result, this.#options.describeImage, context);
       this.#options.record?.({ ...labels, outcome: 'ok' }, (performance.now() - started) / 1000);
       return text;
     } catch (error) {
-      const timedOut = signal.aborted || /timed? ?out/i.test((error as Error).message);
+      const timedOut = signal.aborted || (error instanceof HeraldError && error.code === 'mcp_timeout');
       this.#options.record?.({ ...labels, outcome: timedOut ? 'timeout' : 'error' }, (performance.now() - started) / 1000);
       throw error;
     }

@@ -1,8 +1,10 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { HeraldError } from '../errors.ts';
 import type { ToolContext, ToolDefinition } from '../tools/types.ts';
 import type { McpScopeEntry, McpServerConfig } from './mcp-config.ts';
 import { simplifySchema, trimDescription } from './simplify-schema.ts';
+import type { ResultContext } from './tool-result.ts';
 
 /** Largest input schema compiled for checking arguments, as JSON characters. */
 const MAX_SCHEMA_CHARS = 64 * 1024;
@@ -17,7 +19,7 @@ export interface McpToolOptions {
   isUp(): boolean;
   /** Whether the server still lists this tool. */
   isListed(): boolean;
-  call(args: Record<string, unknown>, signal: AbortSignal): Promise<string>;
+  call(args: Record<string, unknown>, context: ResultContext): Promise<string>;
 }
 
 export interface BuiltTool {
@@ -26,6 +28,10 @@ export interface BuiltTool {
   notes: string[];
   /** Whether its calls wait for the asker's approval. */
   needsApproval: boolean;
+  /** The server's description of it (trimmed). */
+  description: string;
+  /** The listing it was built from, as JSON. */
+  source: string;
   /** Checks arguments against the tool's own schema, then calls it (for operators: no approval, no scope). */
   run(args: Record<string, unknown>, signal: AbortSignal): Promise<string>;
 }
@@ -53,14 +59,14 @@ export function mcpTool(options: McpToolOptions): BuiltTool {
       const problem = validate(args);
       return problem ? [problem] : [];
     },
-    handler: (args, context) => options.call(args, context.signal),
+    handler: (args, context) => options.call(args, context),
   };
   const run = async (args: Record<string, unknown>, signal: AbortSignal) => {
     const problem = validate(args);
-    if (problem) throw new Error(`invalid arguments: ${problem}.`);
-    return options.call(args, signal);
+    if (problem) throw new HeraldError(`invalid arguments: ${problem}.`, { code: 'mcp_invalid_arguments', kind: 'invalid_input' });
+    return options.call(args, { signal });
   };
-  return { definition, notes, needsApproval: !readOnly, run };
+  return { definition, notes, needsApproval: !readOnly, description, source: JSON.stringify(tool), run };
 }
 
 /** Checks arguments against the tool's original schema; returns the problem, or null when they fit. */

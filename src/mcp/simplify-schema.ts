@@ -5,6 +5,15 @@ export const MAX_DESCRIPTION_CHARS = 1024;
 const MAX_DEPTH = 6;
 const MAX_PROPERTIES = 64;
 const MAX_ENUM = 100;
+/** Schema nodes walked for one tool, however its `$ref`s nest: a hostile schema cannot make the walk explode. */
+const MAX_NODES = 500;
+/** Longest flattened schema sent with every request; past it the parameters lose their descriptions. */
+const MAX_SCHEMA_CHARS = 24_000;
+
+interface Walk {
+  notes: string[];
+  nodes: number;
+}
 
 type Schema = Record<string, unknown>;
 
@@ -24,12 +33,16 @@ export interface SimplifiedSchema {
 export function simplifySchema(input: unknown): SimplifiedSchema {
   const root = isSchema(input) ? input : {};
   const notes: string[] = [];
-  const flat = simplify(root, root, 0, notes, 'arguments');
+  const flat = simplify(root, root, 0, { notes, nodes: 0 }, 'arguments');
   const schema: JsonSchemaObject = { type: 'object', properties: {} };
   if (flat.type === 'object') {
     schema.properties = flat.properties ?? {};
     if (flat.required && flat.required.length > 0) schema.required = flat.required;
   } else notes.push('the input schema is not an object schema; the tool is offered without parameters');
+  if (JSON.stringify(schema).length > MAX_SCHEMA_CHARS) {
+    notes.push(`the schema is over ${MAX_SCHEMA_CHARS} characters; the parameters are shown without descriptions`);
+    schema.properties = withoutDescriptions(schema.properties);
+  }
   return { schema, notes };
 }
 
@@ -58,12 +71,12 @@ function resolveRef(root: Schema, ref: string): Schema | undefined {
 }
 
 /** A schema with `$ref` and `allOf` folded in (one level; the parts are simplified by the caller). */
-function expand(schema: Schema, root: Schema, depth: number, notes: string[], path: string): Schema {
+function expand(schema: Schema, root: Schema, depth: number, walk: Walk, path: string): Schema {
   let current = schema;
   for (let hops = 0; typeof current.$ref === 'string' && hops < 8; hops += 1) {
     const target = resolveRef(root, current.$ref);
     if (!target) {
-      notes.push(`${path}: cannot resolve ${String(current.$ref).slice(0, 80)}`);
+      walk.notes.push(`${path}: cannot resolve ${String(current.$ref).slice(0, 80)}`);
       const { $ref: _, ...rest } = current;
       current = rest;
       break;
@@ -76,7 +89,7 @@ function expand(schema: Schema, root: Schema, depth: number, notes: string[], pa
     let merged: Schema = rest;
     for (const part of allOf as unknown[]) {
       if (!isSchema(part)) continue;
-      const p = expand(part, root, depth + 1, notes, path);
+      const p = expand(part, root, depth + 1, walk, path);
       merged = {
         ...p,
         ...merged,
@@ -103,20 +116,23 @@ function typeNames(schema: Schema): string[] {
   return [];
 }
 
-function simplify(input: Schema, root: Schema, depth: number, notes: string[], path: string): JsonSchemaProperty {
-  const schema = expand(input, root, depth, notes, path);
+function simplify(input: Schema, root: Schema, depth: number, walk: Walk, path: string): JsonSchemaProperty {
+  walk.nodes += 1;
+  if (walk.nodes === MAX_NODES) walk.notes.push(`${path}: the schema is too large; deeper parts are shown without their inner structure`);
+  const deep = depth >= MAX_DEPTH || walk.nodes >= MAX_NODES;
+  const schema = expand(input, root, depth, walk, path);
   const description =
-    typeof schema.description === 'string' && schema.description.trim() !== '' ? trimDescription(schema.description, path, notes) : undefined;
+    typeof schema.description === 'string' && schema.description.trim() !== '' ? trimDescription(schema.description, path, walk.notes) : undefined;
   const variants = [...(Array.isArray(schema.anyOf) ? schema.anyOf : []), ...(Array.isArray(schema.oneOf) ? schema.oneOf : [])]
     .filter(isSchema)
     .filter((variant) => !typeNames(variant).every((t) => t === 'null') || typeNames(variant).length === 0);
-  if (variants.length > 0 && depth < MAX_DEPTH) {
+  if (variants.length > 0 && !deep) {
     const { anyOf: _a, oneOf: _o, description: _d, ...own } = schema;
-    const flattened = variants.map((variant) => simplify({ ...own, ...variant }, root, depth + 1, notes, path));
-    return withDescription(union(flattened, path, notes), description);
+    const flattened = variants.map((variant) => simplify({ ...own, ...variant }, root, depth + 1, walk, path));
+    return withDescription(union(flattened, path, walk.notes), description);
   }
   const types = typeNames(schema).filter((t) => t !== 'null');
-  if (types.length > 1) notes.push(`${path}: may be ${types.join(' or ')}; shown as ${types[0]}`);
+  if (types.length > 1) walk.notes.push(`${path}: may be ${types.join(' or ')}; shown as ${types[0]}`);
   const type =
     types[0] === 'integer' || types[0] === 'number' || types[0] === 'boolean' || types[0] === 'array' || types[0] === 'object' ? types[0] : 'string';
   const out: JsonSchemaProperty = { type };
@@ -127,16 +143,16 @@ function simplify(input: Schema, root: Schema, depth: number, notes: string[], p
     const kept = values.filter((v): v is string | number | boolean => ['string', 'number', 'boolean'].includes(typeof v)).slice(0, MAX_ENUM);
     if (kept.length > 0) out.enum = kept;
   }
-  if (type === 'object' && depth < MAX_DEPTH) {
+  if (type === 'object' && !deep) {
     const properties = isSchema(schema.properties) ? Object.entries(schema.properties).filter(([, v]) => isSchema(v)) : [];
-    if (properties.length > MAX_PROPERTIES) notes.push(`${path}: only the first ${MAX_PROPERTIES} of ${properties.length} properties are shown`);
+    if (properties.length > MAX_PROPERTIES) walk.notes.push(`${path}: only the first ${MAX_PROPERTIES} of ${properties.length} properties are shown`);
     out.properties = Object.fromEntries(
-      properties.slice(0, MAX_PROPERTIES).map(([name, value]) => [name, simplify(value as Schema, root, depth + 1, notes, `${path}.${name}`)]),
+      properties.slice(0, MAX_PROPERTIES).map(([name, value]) => [name, simplify(value as Schema, root, depth + 1, walk, `${path}.${name}`)]),
     );
     const required = stringList(schema.required).filter((name) => Object.hasOwn(out.properties!, name));
     if (required.length > 0) out.required = [...new Set(required)];
   }
-  if (type === 'array' && isSchema(schema.items) && depth < MAX_DEPTH) out.items = simplify(schema.items, root, depth + 1, notes, `${path}[]`);
+  if (type === 'array' && isSchema(schema.items) && !deep) out.items = simplify(schema.items, root, depth + 1, walk, `${path}[]`);
   return out;
 }
 
@@ -165,4 +181,17 @@ function union(variants: JsonSchemaProperty[], path: string, notes: string[]): J
 
 function withDescription(schema: JsonSchemaProperty, description: string | undefined): JsonSchemaProperty {
   return description ? { ...schema, description: schema.description ? `${description} ${schema.description}` : description } : schema;
+}
+
+function withoutDescriptions(properties: Record<string, JsonSchemaProperty>): Record<string, JsonSchemaProperty> {
+  return Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, bare(property)]));
+}
+
+function bare(property: JsonSchemaProperty): JsonSchemaProperty {
+  const { description: _, properties, items, ...rest } = property;
+  return {
+    ...rest,
+    ...(properties && { properties: withoutDescriptions(properties) }),
+    ...(items && { items: bare(items as JsonSchemaProperty) }),
+  };
 }

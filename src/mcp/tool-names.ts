@@ -3,12 +3,12 @@ import { createHash } from 'node:crypto';
 const MAX_NAME = 64;
 
 /**
- * Names MCP tools for the service (`^[A-Za-z0-9_-]{1,64}$`) as `server__tool`, each mapped back through this table:
+ * Names MCP tools for the service (`^[A-Za-z0-9_-]{1,64}$`) as `server__tool`, remembered per server and tool:
  * a name that had to change (a dot, a space, too long) or that is taken gets a short hash of the original, so two
  * tools never share a name and a name never changes while the process runs.
  */
 export class ToolNames {
-  readonly #byName = new Map<string, { server: string; tool: string }>();
+  readonly #names = new Set<string>();
   readonly #byOriginal = new Map<string, string>();
   readonly #taken: (name: string) => boolean;
 
@@ -29,17 +29,12 @@ export class ToolNames {
       name = `${cleaned.slice(0, MAX_NAME - hash.length - 1)}_${hash}`;
     }
     for (let n = 2; this.#used(name); n += 1) name = `${name.slice(0, MAX_NAME - String(n).length - 1)}_${n}`;
-    this.#byName.set(name, { server, tool });
+    this.#names.add(name);
     this.#byOriginal.set(key, name);
     return name;
   }
 
-  /** The server and tool a mapped name stands for. */
-  original(name: string): { server: string; tool: string } | undefined {
-    return this.#byName.get(name);
-  }
-
   #used(name: string): boolean {
-    return this.#byName.has(name) || this.#taken(name);
+    return this.#names.has(name) || this.#taken(name);
   }
 }

@@ -1,5 +1,5 @@
 import type { Logger } from '../log/logger.ts';
-import type { Citation, JsonSchemaObject } from '../service/types.ts';
+import type { Citation, JsonSchemaObject, Usage } from '../service/types.ts';
 import type { WorkspaceHistory } from '../workspace/workspace-history.ts';
 
 /** What a tool handler may use; the platform-specific parts come from the adapter per request. */
@@ -17,6 +17,8 @@ export interface ToolContext {
   /** The history of the channels the asker and Herald can read; absent where the adapter offers none. */
   workspace?: WorkspaceHistory;
   logger: Logger;
+  /** Adds what a tool spent at the service to the reply, so it counts against the asker's quotas. */
+  chargeUsage?(usage: Usage): void;
   /** MCP servers the admins switched off here (`/settings mcp_off`). */
   mcpServersOff?: readonly string[];
   /**

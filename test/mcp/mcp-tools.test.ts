@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandContext, CommandServices } from '../../commands/command.ts';
 import { runCommand } from '../../commands/run-command.ts';
@@ -16,10 +16,11 @@ import { createOpsServer, type OpsServer } from '../../src/ops/ops-server.ts';
 import { MemoryStore } from '../../src/store/memory-store.ts';
 import { FakeAdapter, testConfig } from '../conversation/fake-adapter.ts';
 import { startAcmeHttp, type AcmeHttp } from '../fakes/mcp/acme-http.ts';
+import { startEverythingHttp, type EverythingHttp } from '../fakes/mcp/everything-http.ts';
 import { startEmulator, type Emulator } from '../fakes/service/emulator.ts';
 import { silentLogger } from '../helpers/logger.ts';
 
-const everythingServer = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
+const everythingServer = fileURLToPath(import.meta.resolve('@modelcontextprotocol/server-everything/dist/index.js'));
 const acmeStdio = new URL('../fakes/mcp/acme-stdio.ts', import.meta.url).pathname;
 const HERALD_SECRET = 'xoxb-herald-own-token-never-shared';
 const savedToken = process.env.SLACK_BOT_TOKEN;
@@ -27,6 +28,7 @@ const savedToken = process.env.SLACK_BOT_TOKEN;
 let emulator: Emulator;
 let http: AcmeHttp;
 let legacy: AcmeHttp;
+let everythingHttp: EverythingHttp;
 let handle: EngineHandle;
 let config: Config;
 const metrics = createMetrics({ defaultMetrics: false });
@@ -38,7 +40,12 @@ let dir: string;
 beforeAll(async () => {
   // As in production, Herald's own token is in its environment; a child must not inherit it.
   process.env.SLACK_BOT_TOKEN = HERALD_SECRET;
-  [emulator, http, legacy] = await Promise.all([startEmulator(), startAcmeHttp(), startAcmeHttp({ legacySse: true })]);
+  [emulator, http, legacy, everythingHttp] = await Promise.all([
+    startEmulator(),
+    startAcmeHttp(),
+    startAcmeHttp({ legacySse: true }),
+    startEverythingHttp(),
+  ]);
   dir = mkdtempSync(join(tmpdir(), 'herald-mcp-'));
   const mcpConfig = join(dir, 'mcp.json');
   writeFileSync(
@@ -49,6 +56,7 @@ beforeAll(async () => {
         everything: { command: process.execPath, args: [everythingServer, 'stdio'], trusted: true },
         web: { url: http.url, headers: { Authorization: 'Bearer ${WEB_TOKEN}' }, trusted: true, scope: ['test:guild-1'] },
         old: { url: legacy.url },
+        everything_http: { url: everythingHttp.url, trusted: true },
         gone: { command: process.execPath, args: ['-e', 'process.exit(1)'] },
       },
     }),
@@ -76,7 +84,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await ops?.close({ graceMs: 0 });
   await handle?.close();
-  await Promise.all([emulator?.close(), http?.close(), legacy?.close()]);
+  await Promise.all([emulator?.close(), http?.close(), legacy?.close(), everythingHttp?.close()]);
   rmSync(dir, { recursive: true, force: true });
   if (savedToken === undefined) delete process.env.SLACK_BOT_TOKEN;
   else process.env.SLACK_BOT_TOKEN = savedToken;
@@ -125,6 +133,7 @@ describe('MCP servers as tools', () => {
       ['everything', 'connected'],
       ['web', 'connected'],
       ['old', 'connected'],
+      ['everything_http', 'connected'],
       ['gone', 'down'],
     ]);
     const reply = await adapter().send('call everything__echo {"message":"hello from the model"}');
@@ -133,8 +142,11 @@ describe('MCP servers as tools', () => {
     expect(offered).toEqual(expect.arrayContaining(['calculate', 'everything__echo', 'acme__pid', 'web__pid', 'old__pid']));
     for (const name of offered) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
     expect(http.requests.some((r) => r.method === 'POST' && r.authorization === 'Bearer web-secret')).toBe(true);
+    // After initialize, every request names the protocol version agreed on, as the spec requires.
+    expect(http.requests.at(-1)!.protocolVersion).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(legacy.requests.map((r) => `${r.method} ${r.path}`)).toEqual(expect.arrayContaining(['POST /mcp', 'GET /mcp', 'POST /messages']));
     expect((await adapter().send('call web__pid')).text).toMatch(/^Tool results:\n- web__pid: pid \d+$/);
+    expect(await toolResult('call everything_http__get-sum {"a":2,"b":40}')).toContain('42');
   });
 
   it('maps a dotted name apart from its look-alike, flattens $ref and anyOf for the model and checks arguments against the original', async () => {
@@ -167,10 +179,11 @@ describe('MCP servers as tools', () => {
   it('restarts a crashed stdio server: the call in flight fails clearly, the next one works', async () => {
     const chat = adapter();
     const before = await toolResult('call acme__pid', chat);
-    const crashed = await toolResult('call acme__crash', chat);
-    expect(crashed).toMatch(
-      /^Error: the MCP server "acme" stopped during the call \(its last words: acme: crashing on purpose\); it is being restarted/,
-    );
+    const crashing = await chat.send('call acme__crash');
+    expect(crashing.notices.map((n) => n.text)).toEqual(['The tool acme · crash failed, so this answer may be incomplete.']);
+    const crashed = crashing.text.replace(/^Tool results:\n- acme__crash: /, '');
+    // What a server prints may hold its secrets: the operator's log has it, the model does not.
+    expect(crashed).toBe('Error: the MCP server "acme" stopped; it is being restarted, so a retry may work');
     const after = await toolResult('call acme__pid', chat);
     expect(after).toMatch(/^pid \d+$/);
     expect(after).not.toBe(before);
@@ -180,6 +193,8 @@ describe('MCP servers as tools', () => {
   it('gives up on a call past the server timeout and stays usable', async () => {
     expect(await toolResult('call acme__sleep {"ms":5000}')).toBe('Error: the MCP server "acme" did not answer within 1 s');
     expect(await toolResult('call acme__sleep {"ms":1}')).toBe('slept');
+    const exposition = await (await fetch(`${opsBase}/metrics`)).text();
+    expect(exposition).toMatch(/^herald_mcp_tool_calls_total\{server="acme",tool="sleep",outcome="timeout"\} [1-9]\d*$/m);
   });
 
   it('cuts an oversized result, describes returned pictures with the vision model and passes tool errors to the model', async () => {
@@ -187,8 +202,19 @@ describe('MCP servers as tools', () => {
     expect(big.length).toBeLessThanOrEqual(16_000);
     expect(big.endsWith('x\n[… the rest of the result was cut]')).toBe(true);
     expect(big.replace(/x/g, '').length).toBeLessThan(50);
-    const picture = await toolResult('call acme__picture');
-    expect(picture).toMatch(/^here it is:\n\[image 1, as described by the vision model: .+\]$/s);
+    // Past 4 MB in one answer the connection is dropped at once (the call fails) and made again.
+    expect(await toolResult('call web__big {"chars":5000000}')).toBe(
+      'Error: the MCP server "web" sent more than 4 MB in one answer; it is being reconnected, so a retry may work',
+    );
+    expect(await toolResult('call acme__big {"chars":5000000}')).toBe(
+      'Error: the MCP server "acme" sent more than 4 MB in one answer; it is being restarted, so a retry may work',
+    );
+    expect(await toolResult('call web__pid')).toMatch(/^pid \d+$/);
+    expect(await toolResult('call acme__pid')).toMatch(/^pid \d+$/);
+    const picture = await adapter().send('call acme__picture');
+    expect(picture.text).toMatch(/^Tool results:\n- acme__picture: here it is:\n\[image 1, as described by the vision model: .+\]$/s);
+    // Asked, answered, and the picture described: all three count against the asker's quotas.
+    expect(picture.usage.serviceCalls).toBe(3);
     const visionRequest = emulator.requests.find((r) => (r.body as { model?: string }).model === 'svc-v2.5');
     expect(JSON.stringify(visionRequest?.body)).toContain('data:image/png;base64,');
     expect(await toolResult('call acme__broken')).toBe('Error: the database is on fire');
@@ -253,19 +279,21 @@ describe('MCP servers as tools', () => {
       ].sort();
     };
 
-    expect(await servers('guild-1', 'c1')).toEqual(['acme', 'everything', 'old', 'web']);
-    expect(await servers('guild-2', 'c1')).toEqual(['acme', 'everything', 'old']);
+    expect(await servers('guild-1', 'c1')).toEqual(['acme', 'everything', 'everything_http', 'old', 'web']);
+    expect(await servers('guild-2', 'c1')).toEqual(['acme', 'everything', 'everything_http', 'old']);
 
     await runCommand(settings, admin('guild-1', 'c1', { scope: 'channel', mcp_off: 'acme, old' }), services);
     expect(replies.at(-1)).toContain('MCP servers off: acme, old');
     await runCommand(settings, admin('guild-1', 'c2', { scope: 'server', mcp_off: 'everything' }), services);
-    expect(await servers('guild-1', 'c1')).toEqual(['web']);
-    expect(await servers('guild-1', 'c2')).toEqual(['acme', 'old', 'web']);
+    expect(await servers('guild-1', 'c1')).toEqual(['everything_http', 'web']);
+    expect(await servers('guild-1', 'c2')).toEqual(['acme', 'everything_http', 'old', 'web']);
 
     await runCommand(settings, admin('guild-1', 'c1', { scope: 'channel', mcp_off: 'none' }), services);
-    expect(await servers('guild-1', 'c1')).toEqual(['acme', 'old', 'web']);
+    expect(await servers('guild-1', 'c1')).toEqual(['acme', 'everything_http', 'old', 'web']);
     await runCommand(settings, admin('guild-1', 'c1', { scope: 'channel', mcp_off: 'jira' }), services);
-    expect(replies.at(-1)).toBe('"jira" is not an MCP server Herald knows. The servers configured are: acme, everything, web, old, gone.');
+    expect(replies.at(-1)).toBe(
+      '"jira" is not an MCP server Herald knows. The servers configured are: acme, everything, web, old, everything_http, gone.',
+    );
   });
 
   it('shows a server that is down as degraded on /readyz, still ready, and counts calls per tool on /metrics', async () => {

@@ -8,7 +8,7 @@ export interface AcmeHttp {
   /** The MCP endpoint: Streamable HTTP, or for `legacySse` the old GET stream (POSTs to it are refused with 405). */
   url: string;
   /** Every request's method and path, in order. */
-  requests: { method: string; path: string; authorization?: string }[];
+  requests: { method: string; path: string; authorization?: string; protocolVersion?: string }[];
   close(): Promise<void>;
 }
 
@@ -21,7 +21,13 @@ export async function startAcmeHttp(options: { legacySse?: boolean } = {}): Prom
   const sessions = new Map<string, SSEServerTransport>();
   const http = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    requests.push({ method: req.method ?? '', path, ...(req.headers.authorization && { authorization: req.headers.authorization }) });
+    const version = req.headers['mcp-protocol-version'];
+    requests.push({
+      method: req.method ?? '',
+      path,
+      ...(req.headers.authorization && { authorization: req.headers.authorization }),
+      ...(typeof version === 'string' && { protocolVersion: version }),
+    });
     void (options.legacySse ? legacy(req, res, path, sessions) : streamable(req, res, path));
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
