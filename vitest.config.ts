@@ -69,6 +69,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Most files wait on loopback fakes and timers rather than compute: two workers on two cores halve the wall
+    // time, where more start failing the real-time checks (voice pacing, edit spacing) on a busy machine.
+    maxWorkers: 2,
     setupFiles: ['test/helpers/property-seed.ts'],
     projects: [
       // One worker runs many unit files: they leave no global state behind, and this halves the run.
