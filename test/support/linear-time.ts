@@ -14,7 +14,7 @@ function timed(run: () => void): number {
 export function expectLinearTime(work: (size: number) => void, largeSize = 200_000): void {
   let small = Infinity;
   let large = Infinity;
-  for (let round = 0; round < 4; round++) {
+  for (let round = 0; round < 8; round++) {
     const smallRun = timed(() => work(largeSize / 8));
     const largeRun = timed(() => work(largeSize));
     small = Math.min(small, smallRun);
