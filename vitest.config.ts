@@ -1,12 +1,16 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /** `npm run test:unit`: tests of one module in process, with no fake server, child process, Redis or ffmpeg. */
 const unit = [
   'test/commands/ask-file.test.ts',
+  'test/config/config.test.ts',
+  'test/config/ops-config.test.ts',
   'test/conversation/clock.test.ts',
   'test/conversation/context-budget.test.ts',
   'test/conversation/engine.test.ts',
   'test/conversation/history.test.ts',
+  'test/conversation/persona-settings.test.ts',
   'test/conversation/reply-citations.test.ts',
   'test/conversation/system-prompt.test.ts',
   'test/conversation/token-estimate.test.ts',
@@ -16,6 +20,8 @@ const unit = [
   'test/workspace/summarize.test.ts',
   'test/discord/finish-reply.test.ts',
   'test/discord/route-rate-limits.test.ts',
+  'test/errors.test.ts',
+  'test/fakes/service/media-parsing.test.ts',
   'test/log/logger.test.ts',
   'test/media/audio/normalize.test.ts',
   'test/media/audio/prepare-audio.test.ts',
@@ -31,25 +37,36 @@ const unit = [
   'test/media/image/missing-decoder.test.ts',
   'test/media/image/prepare-image.test.ts',
   'test/media/image/sniff-image.test.ts',
+  'test/media/parsers.fuzz.test.ts',
   'test/media/speech/opus-frame-stream.test.ts',
   'test/media/speech/pcm16-joiner.test.ts',
   'test/media/speech/waveform.test.ts',
+  'test/ops/compose-store.test.ts',
   'test/ops/metrics.test.ts',
+  'test/platform/addressed.test.ts',
+  'test/platform/answer-controls.test.ts',
+  'test/platform/event-claims.test.ts',
   'test/service/citations.test.ts',
   'test/service/errors.test.ts',
+  'test/service/sse-fuzz.test.ts',
   'test/service/sse-parsing.test.ts',
   'test/slack/citation-blocks.test.ts',
   'test/slack/command-options.test.ts',
+  'test/slack/defuse-mentions.test.ts',
   'test/slack/incoming-text.test.ts',
   'test/slack/mrkdwn.test.ts',
   'test/slack/rate-budget.test.ts',
+  'test/slack/slack-event.test.ts',
+  'test/slack/work-tracker.test.ts',
   'test/store/sqlite-keyv-adapter.test.ts',
+  'test/streaming/markdown-split.fuzz.test.ts',
   'test/streaming/markdown-split.test.ts',
   'test/streaming/render-reply.test.ts',
   'test/streaming/streaming-reply.test.ts',
   'test/tools/calculator.test.ts',
   'test/tools/dice.test.ts',
   'test/tools/load-tools-module.test.ts',
+  'test/tools/parsers.fuzz.test.ts',
   'test/tools/registry.test.ts',
   'test/tools/workspace-search-tool.test.ts',
   'test/voice/live-speech.test.ts',
@@ -69,6 +86,12 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Most files wait on loopback fakes and timers rather than compute: two workers on two cores halve the wall
+    // time, where more start failing the real-time checks (voice pacing, edit spacing) on a busy machine.
+    maxWorkers: 2,
+    // Every end-to-end file starts a fork that loads discord.js, Bolt and the rest again: with Node's compile
+    // cache the later forks reuse the bytecode of the first instead of compiling it anew.
+    env: { NODE_COMPILE_CACHE: fileURLToPath(new URL('node_modules/.cache/node-compile-cache', import.meta.url)) },
     setupFiles: ['test/helpers/property-seed.ts'],
     projects: [
       // One worker runs many unit files: they leave no global state behind, and this halves the run.

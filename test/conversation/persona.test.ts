@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerCommands } from '../../adapters/discord/index.ts';
 import { ChannelType } from '../fakes/discord/index.ts';
-import { startHarness, type Harness } from '../discord/harness.ts';
+import { ONE_SECOND_BUCKETS, startHarness, type Harness } from '../discord/harness.ts';
 
 const PIRATE = 'You are Captain Byte, a pirate who answers in rhymes.';
 
@@ -9,7 +9,7 @@ describe('a member’s persona for their own conversation', () => {
   let h: Harness;
 
   beforeAll(async () => {
-    h = await startHarness({ env: { QUOTA_USER_PER_MINUTE: '100', TZ: 'UTC' } });
+    h = await startHarness({ fake: { rateLimits: ONE_SECOND_BUCKETS }, env: { QUOTA_USER_PER_MINUTE: '100', TZ: 'UTC' } });
     await registerCommands(h.config);
   });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Permission, type InteractionRecord, type Json, type MessageRecord } from '../fakes/discord/index.ts';
-import { startHarness, type Harness } from './harness.ts';
+import { ONE_SECOND_BUCKETS, startHarness, type Harness } from './harness.ts';
 
 const DEFERRED_UPDATE_MESSAGE = 6;
 
@@ -16,7 +16,7 @@ describe('discord: the buttons on an answer', () => {
   let moderatorId: string;
 
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startHarness({ fake: { rateLimits: ONE_SECOND_BUCKETS } });
     const moderator = h.fake.addUser({ username: 'mod' });
     const role = h.fake.addRole({ name: 'Moderators', permissions: Permission.ManageMessages });
     h.fake.addMember({ userId: moderator.id, roleIds: [role.id] });

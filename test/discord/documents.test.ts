@@ -4,7 +4,7 @@ import { registerCommands } from '../../adapters/discord/index.ts';
 import type { IncomingMessage } from '../../src/conversation/types.ts';
 import type { UserMessageAttachment } from '../fakes/discord/index.ts';
 import { pdfFile } from '../fixtures/documents/pdf-file.ts';
-import { startHarness, type Harness } from './harness.ts';
+import { ONE_SECOND_BUCKETS, startHarness, type Harness } from './harness.ts';
 
 const BUGGY_PY = 'def average(values):\n    return sum(values) / len(values) + 1\n';
 // The first bytes of a real zip archive: a local file header.
@@ -19,7 +19,7 @@ describe('discord: attached documents', () => {
   let h: Harness;
 
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startHarness({ fake: { rateLimits: ONE_SECOND_BUCKETS } });
     await registerCommands(h.config, { guildId: h.fake.guild.id });
   });
 

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { ChatMessage } from '../../src/service/types.ts';
 import type { RecordedRequest } from '../fakes/service/state.ts';
-import { startHarness, type Harness } from './harness.ts';
+import { ONE_SECOND_BUCKETS, startHarness, type Harness } from './harness.ts';
 
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startHarness({ emulator: { pace: { tokensPerSecond: 0, ttsChunkIntervalMs: 0 } } });
+  h = await startHarness({ fake: { rateLimits: ONE_SECOND_BUCKETS }, emulator: { pace: { tokensPerSecond: 0, ttsChunkIntervalMs: 0 } } });
 });
 
 beforeEach(() => {

@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import type { ChatMessage } from '../../src/service/types.ts';
-import { startHarness, type Harness } from './harness.ts';
+import { ONE_SECOND_BUCKETS, startHarness, type Harness } from './harness.ts';
 import { nextForget } from '../helpers/next-forget.ts';
 
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startHarness({ emulator: { pace: { tokensPerSecond: 0, ttsChunkIntervalMs: 0 } } });
+  h = await startHarness({ fake: { rateLimits: ONE_SECOND_BUCKETS }, emulator: { pace: { tokensPerSecond: 0, ttsChunkIntervalMs: 0 } } });
 });
 
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChannelType, MessageFlag, type ChannelRecord, type Json } from '../fakes/discord/index.ts';
-import { startHarness, type Harness } from './harness.ts';
+import { ONE_SECOND_BUCKETS, startHarness, type Harness } from './harness.ts';
 
 const fixture = (path: string) => readFileSync(new URL(`../fixtures/${path}`, import.meta.url));
 const WAVEFORM = Buffer.alloc(40, 100).toString('base64');
@@ -11,7 +11,7 @@ describe('discord: forwarded messages', () => {
   let transcript = '';
 
   beforeAll(async () => {
-    h = await startHarness({ emulator: { transcribe: () => transcript } });
+    h = await startHarness({ fake: { rateLimits: ONE_SECOND_BUCKETS }, emulator: { transcribe: () => transcript } });
   });
 
   afterAll(async () => {

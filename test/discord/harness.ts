@@ -2,10 +2,28 @@ import { startDiscord, type DiscordBot } from '../../adapters/discord/index.ts';
 import type { PlatformHooks } from '../../src/platform/platform-hooks.ts';
 import { loadConfig, type Config, type Env } from '../../src/config/config.ts';
 import { createCore, type Core } from '../../src/core.ts';
-import { startFakeDiscord, type FakeDiscord, type FakeDiscordOptions, type MessageRecord, type RestRequestRecord } from '../fakes/discord/index.ts';
+import {
+  startFakeDiscord,
+  type FakeDiscord,
+  type FakeDiscordOptions,
+  type MessageRecord,
+  type RateLimitConfig,
+  type RestRequestRecord,
+} from '../fakes/discord/index.ts';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../fakes/service/emulator.ts';
 import type { Store } from '../../src/store/store.ts';
 import { silentLogger } from '../helpers/logger.ts';
+
+/**
+ * Message buckets of one second instead of Discord's five, for tests of what answers say rather than how they
+ * are paced: Herald spreads its edits over the window the headers announce, so a channel's next answer no
+ * longer waits seconds for its last edit.
+ */
+export const ONE_SECOND_BUCKETS: Partial<RateLimitConfig> = {
+  messageCreate: { limit: 5, windowMs: 1000 },
+  messageEdit: { limit: 5, windowMs: 1000 },
+  typing: { limit: 5, windowMs: 1000 },
+};
 
 export interface HarnessOptions {
   /** Extra variables; a function may first set up the fake (ids for allow lists) before Herald connects. */

@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
-import { startHarness, type Harness } from './harness.ts';
+import { ONE_SECOND_BUCKETS, startHarness, type Harness } from './harness.ts';
 
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ fake: { rateLimits: ONE_SECOND_BUCKETS } });
 });
 
 afterEach(() => {

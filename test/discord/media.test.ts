@@ -4,7 +4,7 @@ import { downloadAttachment } from '../../adapters/discord/attachments.ts';
 import { registerCommands } from '../../adapters/discord/index.ts';
 import { DownloadError } from '../../src/media/download.ts';
 import { MessageFlag, type UserMessageAttachment } from '../fakes/discord/index.ts';
-import { startHarness, type Harness } from './harness.ts';
+import { ONE_SECOND_BUCKETS, startHarness, type Harness } from './harness.ts';
 
 const fixture = (path: string) => readFileSync(new URL(`../fixtures/${path}`, import.meta.url));
 const WAVEFORM = Buffer.alloc(40, 100).toString('base64');
@@ -18,7 +18,7 @@ describe('discord: images and recordings', () => {
   let transcript = 'hello from a voice note';
 
   beforeAll(async () => {
-    h = await startHarness({ emulator: { transcribe: () => transcript } });
+    h = await startHarness({ fake: { rateLimits: ONE_SECOND_BUCKETS }, emulator: { transcribe: () => transcript } });
     await registerCommands(h.config, { guildId: h.fake.guild.id });
   });
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerCommands } from '../../adapters/discord/index.ts';
 import { MessageFlag, type InteractionRecord } from '../fakes/discord/index.ts';
-import { startHarness, type Harness } from './harness.ts';
+import { ONE_SECOND_BUCKETS, startHarness, type Harness } from './harness.ts';
 
 const fixture = (path: string) => readFileSync(new URL(`../fixtures/${path}`, import.meta.url));
 const WAVEFORM = Buffer.alloc(16, 128).toString('base64');
@@ -11,7 +11,11 @@ describe('discord: message commands (a message’s Apps menu)', () => {
   let h: Harness;
 
   beforeAll(async () => {
-    h = await startHarness({ env: { QUOTA_USER_PER_MINUTE: '100' }, emulator: { transcribe: () => 'see you at noon' } });
+    h = await startHarness({
+      fake: { rateLimits: ONE_SECOND_BUCKETS },
+      env: { QUOTA_USER_PER_MINUTE: '100' },
+      emulator: { transcribe: () => 'see you at noon' },
+    });
     await registerCommands(h.config);
   });
 

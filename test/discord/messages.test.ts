@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChannelType } from '../fakes/discord/index.ts';
-import { startHarness, type Harness } from './harness.ts';
+import { ONE_SECOND_BUCKETS, startHarness, type Harness } from './harness.ts';
 
 describe('discord: which messages Herald answers, and what it remembers', () => {
   let h: Harness;
 
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startHarness({ fake: { rateLimits: ONE_SECOND_BUCKETS } });
   });
 
   afterAll(async () => {

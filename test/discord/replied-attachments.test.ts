@@ -3,7 +3,7 @@ import type { TextChannel } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MessageFlag, type ChannelRecord, type Json, type SendMessageInput } from '../fakes/discord/index.ts';
 import { pdfFile } from '../fixtures/documents/pdf-file.ts';
-import { startHarness, type Harness } from './harness.ts';
+import { ONE_SECOND_BUCKETS, startHarness, type Harness } from './harness.ts';
 
 const fixture = (path: string) => readFileSync(new URL(`../fixtures/${path}`, import.meta.url));
 const WAVEFORM = Buffer.alloc(40, 100).toString('base64');
@@ -23,6 +23,7 @@ describe('discord: a reply reads the attachments of the message it answers', () 
 
   beforeAll(async () => {
     h = await startHarness({
+      fake: { rateLimits: ONE_SECOND_BUCKETS },
       emulator: { transcribe: () => transcript },
       env: (fake) => {
         earlier = fake.sendMessage({

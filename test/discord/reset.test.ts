@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerCommands } from '../../adapters/discord/index.ts';
-import { startHarness, type Harness } from './harness.ts';
+import { ONE_SECOND_BUCKETS, startHarness, type Harness } from './harness.ts';
 
 describe('discord: /reset in a server channel', () => {
   let h: Harness;
 
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startHarness({ fake: { rateLimits: ONE_SECOND_BUCKETS } });
     await registerCommands(h.config);
   });
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerCommands } from '../../adapters/discord/index.ts';
 import { ChannelType } from 'discord.js';
 import { Permission, type InteractionRecord, type MessageRecord } from '../fakes/discord/index.ts';
-import { startHarness, type Harness } from './harness.ts';
+import { ONE_SECOND_BUCKETS, startHarness, type Harness } from './harness.ts';
 
 describe('discord: /summarize', () => {
   let h: Harness;
@@ -11,7 +11,7 @@ describe('discord: /summarize', () => {
 
   beforeAll(async () => {
     // A small context, so a few hundred messages need summarizing in parts.
-    h = await startHarness({ env: { CONTEXT_TOKENS: '3000', QUOTA_USER_PER_MINUTE: '100' } });
+    h = await startHarness({ fake: { rateLimits: ONE_SECOND_BUCKETS }, env: { CONTEXT_TOKENS: '3000', QUOTA_USER_PER_MINUTE: '100' } });
     await registerCommands(h.config);
     launch = h.fake.addChannel({ name: 'launch' }).id;
     const { alice, bob } = h.fake.users;

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerCommands } from '../../adapters/discord/index.ts';
 import { Permission, type ChannelRecord, type Json } from '../fakes/discord/index.ts';
-import { startHarness, type Harness } from './harness.ts';
+import { ONE_SECOND_BUCKETS, startHarness, type Harness } from './harness.ts';
 
 describe('discord: channel triggers set by admins', () => {
   let h: Harness;
 
   beforeAll(async () => {
-    h = await startHarness({ env: { QUOTA_USER_PER_MINUTE: '100' } });
+    h = await startHarness({ fake: { rateLimits: ONE_SECOND_BUCKETS }, env: { QUOTA_USER_PER_MINUTE: '100' } });
     await registerCommands(h.config);
   });
 

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.ts';
+import { ONE_SECOND_BUCKETS, startHarness, type Harness } from './harness.ts';
 
 const KB = 1024;
 
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ fake: { rateLimits: ONE_SECOND_BUCKETS } });
 });
 
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChannelType, Permission, type ChannelRecord, type MessageRecord } from '../fakes/discord/index.ts';
 import { pdfFile } from '../fixtures/documents/pdf-file.ts';
-import { startHarness, type Harness } from './harness.ts';
+import { ONE_SECOND_BUCKETS, startHarness, type Harness } from './harness.ts';
 
 const MINUTE = 60_000;
 const FILLER = ['tests are green', 'lunch at noon?', 'reviewing the docs PR', 'standup moved to 10', 'CI flaked again, rerunning'];
@@ -12,7 +12,7 @@ describe('discord: questions about the channel, answered from its history with t
   let secret: ChannelRecord;
 
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startHarness({ fake: { rateLimits: ONE_SECOND_BUCKETS } });
     const { fake } = h;
     const start = Date.now() - 600 * MINUTE;
     const history = Array.from({ length: 500 }, (_, i) => ({

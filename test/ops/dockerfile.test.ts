@@ -190,7 +190,7 @@ describe('Dockerfile', () => {
     const report = JSON.parse(imported.stdout.trim().split('\n').at(-1)!) as { imported: number; failures: unknown[] };
     expect(report.failures).toEqual([]);
     expect(report.imported).toBe(modules.length);
-  }, 120_000);
+  }, 300_000);
 });
 
 const STATIC_IMPORT = /^\s*(?:import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s*)?['"]([^'"]+)['"]/gm;

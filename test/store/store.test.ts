@@ -78,10 +78,10 @@ describe.each(backends)('$name store', (backend) => {
 
   it('renewing keeps a lock past its first TTL', async () => {
     const key = uniqueKey('lock-renew');
-    const token = await store.acquireLock(key, 100);
-    await sleep(60);
-    expect(await store.renewLock(key, token!, 300)).toBe(true);
-    await sleep(80);
+    const token = await store.acquireLock(key, 300);
+    await sleep(150);
+    expect(await store.renewLock(key, token!, 1000)).toBe(true);
+    await sleep(250);
     expect(await store.acquireLock(key, 100)).toBeNull();
   });
 

@@ -90,7 +90,8 @@ describe('stream faults', () => {
       arrivals.push(Date.now());
     }
     const gaps = arrivals.slice(1).map((t, i) => t - arrivals[i]!);
-    expect(Math.max(...gaps)).toBeGreaterThanOrEqual(280);
+    // Measured where the chunks are read: a chunk read late shortens the gap after it.
+    expect(Math.max(...gaps)).toBeGreaterThanOrEqual(250);
     expect(dataOf(text).at(-1)).toBe('[DONE]');
   });
 
