@@ -79,6 +79,15 @@ const unit = [
   'test/workspace/message-search.test.ts',
   'test/workspace/message-text.test.ts',
   'test/workspace/shared-file-text.test.ts',
+  'test/mcp/mcp-schema.test.ts',
+  'test/platform/approvals.test.ts',
+  'test/schedules/parse-when.test.ts',
+  'test/schedules/scheduler.test.ts',
+  'test/schedules/user-timezones.test.ts',
+  'test/voice/talk-manager.test.ts',
+  'test/voice/talk-session.test.ts',
+  'test/voice/talk-text.test.ts',
+  'test/voice/voice-activity.test.ts',
 ];
 
 export default defineConfig({
