@@ -1,12 +1,14 @@
 export const DISCORD_EPOCH = 1420070400000n;
-let lastTimestamp = 0n;
 let increment = 0n;
 
-/** A Discord snowflake: 42 bits of ms since the Discord epoch, worker 1, process 0, 12-bit increment. */
+/**
+ * A Discord snowflake: 42 bits of ms since the Discord epoch, worker 1, process 0, 12-bit increment. The increment
+ * goes up with every id the process makes, as Discord documents, so ids made for the same millisecond never meet
+ * even when ids for other times (seeded history) come between them.
+ */
 export function snowflake(at: number = Date.now()): string {
   const timestamp = BigInt(at) - DISCORD_EPOCH;
-  increment = timestamp === lastTimestamp ? (increment + 1n) & 0xfffn : 0n;
-  lastTimestamp = timestamp;
+  increment = (increment + 1n) & 0xfffn;
   return ((timestamp << 22n) | (1n << 17n) | increment).toString();
 }
 
