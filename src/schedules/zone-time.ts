@@ -1,9 +1,8 @@
-import { zoneFormats, zoneParts } from '../conversation/clock.ts';
-
 /**
  * Wall-clock time in an IANA zone, as a "wall" number: the ms since the epoch that a UTC clock showing the same
  * date and time would have. Converting back handles daylight-saving changes the way schedules need them.
  */
+import { zoneFormats, zoneParts } from '../conversation/clock.ts';
 
 /** The zone's wall clock at `instant`, as a wall number (whole seconds; the milliseconds carried over). */
 export function wallClock(instant: number, timeZone: string): number {
