@@ -1,5 +1,6 @@
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import { Worker } from 'node:worker_threads';
+import { workerAnswer } from './worker-answer.ts';
 
 interface WorldInfo {
   endpoint: string;
@@ -83,17 +84,7 @@ export function startVoiceTalkWorld(): Promise<VoiceTalkWorld> {
     `,
     { eval: true },
   );
-  const next = <T>(key: string) =>
-    new Promise<T>((resolve, reject) => {
-      const onMessage = (message: Record<string, unknown>) => {
-        if (!(key in message)) return;
-        worker.off('message', onMessage);
-        worker.off('error', reject);
-        resolve(message[key] as T);
-      };
-      worker.on('message', onMessage);
-      worker.once('error', reject);
-    });
+  const next = <T>(key: string) => workerAnswer<T>(worker, key);
   const ask = async (message: unknown, key: string) => {
     const answer = next(key);
     worker.postMessage(message);

@@ -12,6 +12,7 @@ import { startLiveSpeech, warmUpLiveSpeech } from '../src/voice/live-speech.ts';
 import { startEmulator } from '../test/fakes/service/emulator.ts';
 import { int16Bytes, speechLike, toInt16Array } from '../test/media/speech/signals.ts';
 import { median } from './stats.ts';
+import { workerAnswer } from './worker-answer.ts';
 
 const LATENCY_RUNS = 20;
 const CPU_SECONDS = 20;
@@ -50,16 +51,7 @@ function startVoiceServerWorker(): Promise<{ info: VoiceServerInfo; packets(): P
     `,
     { eval: true },
   );
-  const next = <T>(key: string) =>
-    new Promise<T>((resolve, reject) => {
-      const onMessage = (message: Record<string, unknown>) => {
-        if (!(key in message)) return;
-        worker.off('message', onMessage);
-        resolve(message[key] as T);
-      };
-      worker.on('message', onMessage);
-      worker.once('error', reject);
-    });
+  const next = <T>(key: string) => workerAnswer<T>(worker, key);
   return next<VoiceServerInfo>('info').then((info) => ({
     info,
     packets: () => {

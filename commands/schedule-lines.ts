@@ -1,3 +1,4 @@
+import { zoneFormats } from '../src/conversation/clock.ts';
 import { HeraldError } from '../src/errors.ts';
 import type { Schedule, ScheduleActor, ScheduleTarget } from '../src/schedules/schedule.ts';
 import type { ScheduleService } from '../src/schedules/schedule-service.ts';
@@ -11,24 +12,18 @@ export function scheduling(services: Pick<CommandServices, 'schedules' | 'timezo
   return { schedules, timezones };
 }
 
-const instantFormats = new Map<string, Intl.DateTimeFormat>();
+const instantFormat = zoneFormats('en-GB', {
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZoneName: 'short',
+});
 
 /** "Fri 27 Nov, 09:00 CET": an instant as the user reads it in their zone. */
 export function instantIn(at: number, timeZone: string): string {
-  let format = instantFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      weekday: 'short',
-      day: 'numeric',
-      month: 'short',
-      hour: '2-digit',
-      minute: '2-digit',
-      timeZoneName: 'short',
-    });
-    instantFormats.set(timeZone, format);
-  }
-  return format.format(at);
+  return instantFormat(timeZone).format(at);
 }
 
 /** Who manages schedules from this invocation. */

@@ -2,6 +2,7 @@
  * An approval as Block Kit: the tool and its arguments (a code block in mrkdwn, escaped so no text in it is a mention or
  * a link), and Approve / Deny buttons whose value is the approval's id, so any instance can take the press.
  */
+import { APPROVAL_ENDS, approvalTitle } from '../../src/platform/approval-arguments.ts';
 import type { ApprovalEnd, ApprovalPress, ApprovalView } from '../../src/platform/platform.ts';
 import { escapeMrkdwn } from './mrkdwn.ts';
 
@@ -10,14 +11,6 @@ export const DENY_ACTION = 'herald_deny';
 
 /** A section's text holds 3000 characters; the title and the fence take the rest. */
 const MAX_ARGS_CHARS = 2800;
-const MAX_TITLE = 100;
-
-const ENDS: Readonly<Record<ApprovalEnd, string>> = {
-  approved: '✅ Approved',
-  denied: '🚫 Denied',
-  expired: '⌛ Not answered in time, so denied',
-  cancelled: '✖️ Cancelled',
-};
 
 interface Section {
   type: 'section';
@@ -53,7 +46,7 @@ export function waitingApproval(view: ApprovalView): ApprovalContent {
 
 /** The approval once it ended: how, and what it was about; no buttons. */
 export function settledApproval(view: ApprovalView, end: ApprovalEnd): ApprovalContent {
-  return approvalContent(view, `${ENDS[end]}:`);
+  return approvalContent(view, `${APPROVAL_ENDS[end]}:`);
 }
 
 /** The answer and approval a pressed button stands for; undefined for anything else. */
@@ -67,7 +60,7 @@ export function pressedApproval(actionId: string, value: unknown): Pick<Approval
 function approvalContent(view: ApprovalView, header: string): ApprovalContent {
   let args = escapeMrkdwn(view.args);
   if (args.length > MAX_ARGS_CHARS) args = `${args.slice(0, MAX_ARGS_CHARS).replace(/&[a-z]*$/, '')}\n…`;
-  const heading = `${header} \`${title(view.title)}\``;
+  const heading = `${header} \`${escapeMrkdwn(approvalTitle(view.title))}\``;
   return {
     text: heading,
     blocks: [
@@ -75,9 +68,4 @@ function approvalContent(view: ApprovalView, header: string): ApprovalContent {
       { type: 'section', text: { type: 'mrkdwn', text: `\`\`\`${args}\`\`\`` } },
     ],
   };
-}
-
-function title(text: string): string {
-  const plain = escapeMrkdwn(text.replaceAll('`', "'").replace(/\s+/g, ' ').trim());
-  return plain.length <= MAX_TITLE ? plain : `${plain.slice(0, MAX_TITLE - 1)}…`;
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../log/logger.ts';
 import type { Store } from '../store/store.ts';
+import { StoreBroadcast } from '../store/store-broadcast.ts';
 import type { ApprovalOutcome, ApprovalRequest } from '../tools/types.ts';
 import { approvalArguments } from './approval-arguments.ts';
 import type { ApprovalEnd, ApprovalMessage, ApprovalPress, ApprovalPressOutcome, ApprovalView } from './platform.ts';
@@ -32,17 +33,22 @@ interface ApprovalRecord {
 export class Approvals {
   readonly #store: Store;
   readonly #platform: string;
-  readonly #channel: string;
+  readonly #broadcast: StoreBroadcast;
   readonly #timeoutMs: number;
   readonly #logger: Logger;
   /** The approvals waiting here, by id. */
   readonly #waiting = new Map<string, (answer: ApprovalOutcome) => void>();
-  #listening: Promise<void> | undefined;
 
   constructor(store: Store, platform: string, timeoutMs: number, logger: Logger) {
     this.#store = store;
     this.#platform = platform;
-    this.#channel = `approvals:${platform}`;
+    this.#broadcast = new StoreBroadcast(
+      store,
+      `approvals:${platform}`,
+      (message) => this.#heard(message),
+      logger,
+      'listening for approvals pressed on other instances failed',
+    );
     this.#timeoutMs = timeoutMs;
     this.#logger = logger;
   }
@@ -50,7 +56,8 @@ export class Approvals {
   /** Shows the approval and waits for the asker's answer, or for the timeout (then it is expired). */
   async ask({ request, askerId, show, signal }: ApprovalAsk): Promise<ApprovalOutcome> {
     signal.throwIfAborted();
-    await this.#listen();
+    // Without hearing other instances a press elsewhere still counts, heard here at the expiry.
+    await this.#broadcast.listen();
     const id = randomBytes(12).toString('base64url');
     const record: ApprovalRecord = { askerId };
     await this.#store.set(this.#key(id), record, this.#timeoutMs + KEEP_AFTER_MS);
@@ -84,7 +91,7 @@ export class Approvals {
     if (!(await this.#claim(approvalId, answer))) return 'gone';
     const here = this.#waiting.get(approvalId);
     if (here) here(answer);
-    else await this.#store.publish(this.#channel, JSON.stringify({ approval: approvalId, answer }));
+    else await this.#broadcast.publish({ approval: approvalId, answer });
     this.#logger.info({ approval: approvalId, answer, here: here !== undefined }, 'approval answered');
     return 'done';
   }
@@ -115,20 +122,6 @@ export class Approvals {
 
   #claim(id: string, answer: ApprovalOutcome): Promise<boolean> {
     return this.#store.setIfAbsent(this.#answerKey(id), answer, this.#timeoutMs + KEEP_AFTER_MS);
-  }
-
-  /** Listens once for answers pressed on other instances; without it a press still counts, heard here at the expiry. */
-  #listen(): Promise<void> {
-    this.#listening ??= this.#store
-      .subscribe(this.#channel, (message) => this.#heard(message))
-      .then(
-        () => undefined,
-        (error: unknown) => {
-          this.#listening = undefined;
-          this.#logger.warn({ err: error }, 'listening for approvals pressed on other instances failed');
-        },
-      );
-    return this.#listening;
   }
 
   #heard(message: string): void {

@@ -1,21 +1,25 @@
 import type { Logger } from '../log/logger.ts';
 import type { Store } from '../store/store.ts';
+import { StoreBroadcast } from '../store/store-broadcast.ts';
 
 /**
  * Stop presses, wherever the platform delivers them: the answers being written here are stopped at once, and a press
  * for an answer written elsewhere is published through the store to every instance, so the one writing it stops it.
  */
 export class StopPresses {
-  readonly #store: Store;
-  readonly #channel: string;
+  readonly #broadcast: StoreBroadcast;
   readonly #logger: Logger;
   /** The Stop of each answer being written here, by question key. */
   readonly #writing = new Map<string, AbortController>();
-  #listening: Promise<void> | undefined;
 
   constructor(store: Store, platform: string, logger: Logger) {
-    this.#store = store;
-    this.#channel = `controls:${platform}`;
+    this.#broadcast = new StoreBroadcast(
+      store,
+      `controls:${platform}`,
+      (message) => this.#heard(message),
+      logger,
+      'listening for presses on other instances failed; Stop works only where pressed',
+    );
     this.#logger = logger;
   }
 
@@ -24,16 +28,7 @@ export class StopPresses {
    * that cannot subscribe leaves Stop working where the answer is written.
    */
   listen(): Promise<void> {
-    this.#listening ??= this.#store
-      .subscribe(this.#channel, (message) => this.#heard(message))
-      .then(
-        () => undefined,
-        (error: unknown) => {
-          this.#listening = undefined;
-          this.#logger.warn({ err: error }, 'listening for presses on other instances failed; Stop works only where pressed');
-        },
-      );
-    return this.#listening;
+    return this.#broadcast.listen();
   }
 
   /** An answer written here until the returned function is called; `stop` aborts when its Stop is pressed anywhere. */
@@ -48,7 +43,7 @@ export class StopPresses {
   async stop(questionKey: string): Promise<void> {
     const here = this.#writing.get(questionKey);
     if (here) here.abort();
-    else await this.#store.publish(this.#channel, JSON.stringify({ stop: questionKey }));
+    else await this.#broadcast.publish({ stop: questionKey });
     this.#logger.info({ question: questionKey, here: here !== undefined }, 'answer stopped by a press');
   }
 

@@ -42,17 +42,7 @@ export interface Schedule {
 }
 
 /** A schedule as a command asks for it; `when` is parsed in `timezone` against the service's clock. */
-export interface NewSchedule {
-  kind: ScheduleKind;
-  platform: string;
-  workspaceId?: string;
-  creator: ScheduleCreator;
-  target: ScheduleTarget;
-  text: string;
-  source?: { channelId: string; threadId?: string };
-  when: string;
-  timezone: string;
-}
+export type NewSchedule = Pick<Schedule, 'kind' | 'platform' | 'workspaceId' | 'creator' | 'target' | 'text' | 'source' | 'when' | 'timezone'>;
 
 /** Who manages schedules: members their own, admins every one of their workspace. */
 export interface ScheduleActor {

@@ -2,31 +2,11 @@
  * Wall-clock time in an IANA zone, as a "wall" number: the ms since the epoch that a UTC clock showing the same
  * date and time would have. Converting back handles daylight-saving changes the way schedules need them.
  */
-
-const formats = new Map<string, Intl.DateTimeFormat>();
-
-function formatFor(timeZone: string): Intl.DateTimeFormat {
-  let format = formats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-      hourCycle: 'h23',
-    });
-    formats.set(timeZone, format);
-  }
-  return format;
-}
+import { zoneFormats, zoneParts } from '../conversation/clock.ts';
 
 /** The zone's wall clock at `instant`, as a wall number (whole seconds; the milliseconds carried over). */
 export function wallClock(instant: number, timeZone: string): number {
-  const p: Record<string, number> = {};
-  for (const part of formatFor(timeZone).formatToParts(instant)) if (part.type !== 'literal') p[part.type] = Number(part.value);
+  const p = zoneParts(instant, timeZone);
   const ms = ((instant % 1000) + 1000) % 1000;
   return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!) + ms;
 }
@@ -55,23 +35,17 @@ export function instantOf(wall: number, timeZone: string): number {
   return wallClock(low, timeZone) > wall ? low : high;
 }
 
-const shown = new Map<string, Intl.DateTimeFormat>();
+const whenFormat = zoneFormats('en-GB', {
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
 
 /** "Fri, 27 Nov 2026, 09:00" in the zone: how a user is told when something runs. */
 export function formatWhen(instant: number, timeZone: string): string {
-  let format = shown.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      weekday: 'short',
-      day: 'numeric',
-      month: 'short',
-      year: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    });
-    shown.set(timeZone, format);
-  }
-  return format.format(instant);
+  return whenFormat(timeZone).format(instant);
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Keyv } from 'keyv';
 import { KeyvStoreBase } from './keyv-store-base.ts';
 import { LocalChannels } from './local-channels.ts';
-import type { CounterIncrement, MessageListener, ScoredMember, TokenBucketOptions, TokenBucketResult, Unsubscribe } from './store.ts';
+import type { CounterIncrement, MessageListener, ScoredMember, Store, TokenBucketOptions, TokenBucketResult, Unsubscribe } from './store.ts';
 import { checkScore } from './sorted-set.ts';
 import { bucketIdleTtlMs, checkBucketOptions, takeFromBucket, type BucketState } from './token-bucket.ts';
 
@@ -14,7 +14,7 @@ interface Entry {
 }
 
 /** Everything in this process's memory: for tests and single-instance runs that need no persistence. */
-export class MemoryStore extends KeyvStoreBase {
+export class MemoryStore extends KeyvStoreBase implements Store {
   readonly kind = 'memory';
   readonly #entries = new Map<string, Entry>();
   #putsSinceSweep = 0;

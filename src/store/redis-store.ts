@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import KeyvRedis, { createClient, Keyv } from '@keyv/redis';
 import { KeyvStoreBase } from './keyv-store-base.ts';
 import { incrementScript, releaseLockScript, renewLockScript, takeTokensScript } from './redis-scripts.ts';
-import type { CounterIncrement, MessageListener, ScoredMember, TokenBucketOptions, TokenBucketResult, Unsubscribe } from './store.ts';
+import type { CounterIncrement, MessageListener, ScoredMember, Store, TokenBucketOptions, TokenBucketResult, Unsubscribe } from './store.ts';
 import { checkScore } from './sorted-set.ts';
 import { bucketIdleTtlMs, checkBucketOptions } from './token-bucket.ts';
 
@@ -38,7 +38,7 @@ const PREFIX = 'herald:';
  * A Store on a Redis server, shared by every bot instance pointed at it. Locks are SET NX PX with a
  * compare-and-delete release; buckets and counters are Lua scripts, so each operation is atomic.
  */
-export class RedisStore extends KeyvStoreBase {
+export class RedisStore extends KeyvStoreBase implements Store {
   readonly kind = 'redis';
   readonly #client: RedisClient;
   /** A connection in subscriber mode takes no other commands, so subscriptions get their own, opened on first use. */

@@ -7,7 +7,7 @@ import { KeyvStoreBase } from './keyv-store-base.ts';
 import { LocalChannels } from './local-channels.ts';
 import { NodeSqliteKeyvAdapter } from './sqlite-keyv-adapter.ts';
 import { checkScore } from './sorted-set.ts';
-import type { CounterIncrement, MessageListener, ScoredMember, TokenBucketOptions, TokenBucketResult, Unsubscribe } from './store.ts';
+import type { CounterIncrement, MessageListener, ScoredMember, Store, TokenBucketOptions, TokenBucketResult, Unsubscribe } from './store.ts';
 import { bucketIdleTtlMs, checkBucketOptions, takeFromBucket, type BucketState } from './token-bucket.ts';
 
 const PURGE_EVERY_MS = 60_000;
@@ -17,7 +17,7 @@ const PURGE_EVERY_MS = 60_000;
  * is a single statement or an IMMEDIATE transaction, and writers wait for each other (busy_timeout).
  * Rows of the `herald_atomic` table carry their own expiry; an expired row counts as absent.
  */
-export class SqliteStore extends KeyvStoreBase {
+export class SqliteStore extends KeyvStoreBase implements Store {
   readonly kind = 'sqlite';
   readonly path: string;
   readonly #db: DatabaseSync;

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ConversationLocks } from '../../src/conversation/conversation-lock.ts';
 import { LockBusyError } from '../../src/errors.ts';
 import type { Store } from '../../src/store/store.ts';
-import { removeTempDirs, storeBackends, uniqueKey } from '../store/backends.ts';
+import { removeTempDirs, storeBackends, storePerTest, uniqueKey } from '../store/backends.ts';
 import { silentLogger } from '../helpers/logger.ts';
 
 const backends = await storeBackends();
@@ -11,16 +11,8 @@ afterAll(removeTempDirs);
 
 describe.each(backends)('conversation lock on $name', (backend) => {
   let store: Store;
-  const opened: Store[] = [];
-
-  beforeEach(async (context) => {
-    if (backend.skip) context.skip(backend.skip);
-    store = await backend.open();
-    opened.push(store);
-  });
-
-  afterEach(async () => {
-    for (const s of opened.splice(0)) await s.close();
+  const track = storePerTest(backend, (opened) => {
+    store = opened;
   });
 
   it('serves waiters in the order they asked, one at a time', async () => {
@@ -89,7 +81,7 @@ describe.each(backends)('conversation lock on $name', (backend) => {
   if (backend.openTwin) {
     it('waits for another instance holding the lock, then takes it', async () => {
       const twin = await backend.openTwin!(store);
-      opened.push(twin);
+      track(twin);
       const here = new ConversationLocks(store, silentLogger, { pollMinMs: 5, pollMaxMs: 20 });
       const there = new ConversationLocks(twin, silentLogger, { pollMinMs: 5, pollMaxMs: 20 });
       const key = uniqueKey('instances');

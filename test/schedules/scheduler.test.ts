@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatInput } from '../../src/capabilities/chat.ts';
 import type { Env } from '../../src/config/config.ts';
 import { ConversationEngine } from '../../src/conversation/engine.ts';
-import type { NewSchedule, ScheduleActor } from '../../src/schedules/schedule.ts';
+import type { ScheduleActor } from '../../src/schedules/schedule.ts';
 import { ScheduleError } from '../../src/schedules/schedule-error.ts';
 import { Scheduler } from '../../src/schedules/scheduler.ts';
 import { ServerError } from '../../src/service/errors.ts';
@@ -11,6 +11,7 @@ import { testConfig } from '../conversation/fake-adapter.ts';
 import { fakeChat, type ScriptedAnswer } from '../conversation/fake-chat.ts';
 import { silentLogger } from '../helpers/logger.ts';
 import { channelMessages, MemoryHistory } from '../workspace/memory-history.ts';
+import { aliceReminder } from './alice-reminder.ts';
 import { FakeDelivery } from './fake-delivery.ts';
 
 const MINUTE = 60_000;
@@ -44,17 +45,7 @@ function instanceOn<C>(now: () => number, clock: C, options: InstanceOptions = {
   const delivery = new FakeDelivery();
   scheduler.attach(delivery);
   opened.push({ scheduler, store });
-  const create = (input: Partial<NewSchedule> & Pick<NewSchedule, 'when'>) =>
-    scheduler.service.create({
-      kind: 'reminder',
-      platform: 'test',
-      workspaceId: 'guild-1',
-      creator: { id: 'U-alice', displayName: 'alice' },
-      target: { type: 'channel', channelId: 'C1' },
-      text: 'stand-up notes',
-      timezone: 'Europe/Berlin',
-      ...input,
-    });
+  const create = (input: Parameters<typeof aliceReminder>[0]) => scheduler.service.create(aliceReminder(input));
   return { clock, store, engine, scheduler, delivery, create, requests: chat.requests };
 }
 

@@ -9,6 +9,7 @@ import { testConfig } from '../conversation/fake-adapter.ts';
 import { fakeChat } from '../conversation/fake-chat.ts';
 import { silentLogger } from '../helpers/logger.ts';
 import { freePort, redisServerInstalled, startRedisServer, stopRedisServer } from '../store/redis-server.ts';
+import { aliceReminder } from './alice-reminder.ts';
 import { FakeDelivery } from './fake-delivery.ts';
 
 // Two Herald instances share one Redis and one platform: every occurrence is delivered once, even when one of them
@@ -94,17 +95,7 @@ describe.skipIf(!redisServerInstalled)('two schedulers on one Redis', () => {
     return { clock, a: await make(), b: await make() };
   }
 
-  const reminder = (scheduler: Scheduler, when: string, text: string) =>
-    scheduler.service.create({
-      kind: 'reminder',
-      platform: 'test',
-      workspaceId: 'guild-1',
-      creator: { id: 'U-alice', displayName: 'alice' },
-      target: { type: 'channel', channelId: 'C1' },
-      text,
-      when,
-      timezone: 'Europe/Berlin',
-    });
+  const reminder = (scheduler: Scheduler, when: string, text: string) => scheduler.service.create(aliceReminder({ when, text }));
 
   it('racing for the same occurrences, they deliver each once', async () => {
     const platform = new FakeDelivery();

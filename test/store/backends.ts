@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
 import { MemoryStore } from '../../src/store/memory-store.ts';
 import { RedisStore } from '../../src/store/redis-store.ts';
 import { SqliteStore } from '../../src/store/sqlite-store.ts';
@@ -71,4 +72,25 @@ export function removeTempDirs(): void {
 /** Keys unique to one test, so runs sharing a Redis server never meet. */
 export function uniqueKey(name: string): string {
   return `test:${randomUUID()}:${name}`;
+}
+
+/**
+ * Opens a fresh store of `backend` before each test of the suite (handed to `use`) and closes it after, skipping the
+ * test where the backend is unavailable. Returns `track`, which closes another handle (a twin) after the test too.
+ */
+export function storePerTest(backend: Backend, use: (store: Store) => void): (store: Store) => Store {
+  const opened: Store[] = [];
+  beforeEach(async (context) => {
+    if (backend.skip) context.skip(backend.skip);
+    const store = await backend.open();
+    opened.push(store);
+    use(store);
+  });
+  afterEach(async () => {
+    for (const s of opened.splice(0)) await s.close();
+  });
+  return (store) => {
+    opened.push(store);
+    return store;
+  };
 }

@@ -1,6 +1,6 @@
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/store.ts';
-import { removeTempDirs, storeBackends, uniqueKey } from './backends.ts';
+import { removeTempDirs, storeBackends, storePerTest, uniqueKey } from './backends.ts';
 
 const backends = await storeBackends();
 
@@ -8,16 +8,8 @@ afterAll(removeTempDirs);
 
 describe.each(backends)('$name store: sorted sets', (backend) => {
   let store: Store;
-  const opened: Store[] = [];
-
-  beforeEach(async (context) => {
-    if (backend.skip) context.skip(backend.skip);
-    store = await backend.open();
-    opened.push(store);
-  });
-
-  afterEach(async () => {
-    for (const s of opened.splice(0)) await s.close();
+  const track = storePerTest(backend, (opened) => {
+    store = opened;
   });
 
   it('adds, moves and removes members, and lists those due by a time, soonest first, without taking them', async () => {
@@ -63,7 +55,7 @@ describe.each(backends)('$name store: sorted sets', (backend) => {
   if (backend.openTwin) {
     it('is shared with another instance on the same data', async () => {
       const other = await backend.openTwin!(store);
-      opened.push(other);
+      track(other);
       const set = uniqueKey('shared');
       await store.sortedAdd(set, 'job', 42);
       expect(await other.sortedUpTo(set, 42, 10)).toEqual([{ member: 'job', score: 42 }]);

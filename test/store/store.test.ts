@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/store.ts';
-import { removeTempDirs, storeBackends, uniqueKey } from './backends.ts';
+import { removeTempDirs, storeBackends, storePerTest, uniqueKey } from './backends.ts';
 
 const backends = await storeBackends();
 
@@ -9,22 +9,12 @@ afterAll(removeTempDirs);
 
 describe.each(backends)('$name store', (backend) => {
   let store: Store;
-  const opened: Store[] = [];
-
-  beforeEach(async (context) => {
-    if (backend.skip) context.skip(backend.skip);
-    store = await backend.open();
-    opened.push(store);
-  });
-
-  afterEach(async () => {
-    for (const s of opened.splice(0)) await s.close();
+  const track = storePerTest(backend, (opened) => {
+    store = opened;
   });
 
   async function twin(): Promise<Store> {
-    const other = await backend.openTwin!(store);
-    opened.push(other);
-    return other;
+    return track(await backend.openTwin!(store));
   }
 
   it('keeps values of any JSON shape and Buffers, and forgets them after their TTL', async () => {

@@ -3,11 +3,12 @@ import { registerCommands, startDiscord, type DiscordBot } from '../../adapters/
 import { loadConfig } from '../../src/config/config.ts';
 import { createCore, type Core } from '../../src/core.ts';
 import { opusFrameStream } from '../../src/media/speech/opus-frame-stream.ts';
-import { startFakeVoiceServer, type FakeVoiceServer } from '../fakes/discord-voice/index.ts';
+import type { FakeVoiceServer } from '../fakes/discord-voice/index.ts';
 import { ChannelType, startFakeDiscord, type ChannelRecord, type FakeDiscord, type UserRecord } from '../fakes/discord/index.ts';
 import { startEmulator, type Emulator } from '../fakes/service/emulator.ts';
 import { synthesize as emulatorSpeech } from '../fakes/service/tts.ts';
 import { silentLogger } from '../helpers/logger.ts';
+import { startBotVoiceServer } from './voice-bot-world.ts';
 
 const IDLE_TIMEOUT_MS = 2_500;
 const EMPTY_GRACE_MS = 400;
@@ -47,21 +48,7 @@ beforeEach(async () => {
   core = await createCore(config, silentLogger);
   await registerCommands(config, { guildId: fake.guild.id });
   bot = await startDiscord({ core, logger: silentLogger, voice: { idleTimeoutMs: IDLE_TIMEOUT_MS, emptyChannelGraceMs: EMPTY_GRACE_MS } });
-  const [ready] = fake.dispatched('READY');
-  const serve = async (channel: ChannelRecord, users: string[]) => {
-    const token = `voice-token-${channel.name}`;
-    const server = await startFakeVoiceServer({
-      guildId: fake.guild.id,
-      channelId: channel.id,
-      userId: fake.botUser.id,
-      sessionId: ready!.sessionId,
-      token,
-      users,
-      heartbeatIntervalMs: 1000,
-    });
-    fake.setVoiceServer({ endpoint: server.endpoint, token, channelId: channel.id });
-    return server;
-  };
+  const serve = (channel: ChannelRecord, users: string[]) => startBotVoiceServer(fake, users, { channel, token: `voice-token-${channel.name}` });
   voice = {
     main: await serve(fake.voiceChannel, [fake.users.alice.id]),
     lounge: await serve(lounge, [fake.users.bob.id]),

@@ -1,69 +1,33 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerCommands, startDiscord, type DiscordBot } from '../../adapters/discord/index.ts';
+import type { DiscordBot } from '../../adapters/discord/index.ts';
 import { opusFrameStream } from '../../src/media/speech/opus-frame-stream.ts';
-import { loadConfig } from '../../src/config/config.ts';
-import { createCore, type Core } from '../../src/core.ts';
-import { startFakeVoiceServer, type FakeVoiceServer } from '../fakes/discord-voice/index.ts';
-import { startFakeDiscord, type FakeDiscord } from '../fakes/discord/index.ts';
-import { startEmulator, type Emulator } from '../fakes/service/emulator.ts';
+import type { FakeVoiceServer } from '../fakes/discord-voice/index.ts';
+import type { FakeDiscord } from '../fakes/discord/index.ts';
+import type { Emulator } from '../fakes/service/emulator.ts';
 import { synthesize as emulatorSpeech } from '../fakes/service/tts.ts';
-import { silentLogger } from '../helpers/logger.ts';
+import { startVoiceBotWorld, type VoiceBotWorld } from './voice-bot-world.ts';
 
-const VOICE_TOKEN = 'fake-voice-token';
 const CHUNK_INTERVAL_MS = 60;
 const EMPTY_GRACE_MS = 400;
 const EMULATOR_CHUNK_SIZES = [4801, 2399, 3333, 1201, 5999, 777];
 
+let world: VoiceBotWorld;
 let emu: Emulator;
 let fake: FakeDiscord;
-let core: Core;
 let bot: DiscordBot;
 let voice: FakeVoiceServer;
 
 beforeAll(async () => {
-  emu = await startEmulator({ pace: { tokensPerSecond: 0, ttsChunkIntervalMs: CHUNK_INTERVAL_MS } });
-  fake = await startFakeDiscord({ heartbeatIntervalMs: 1000, voiceToken: VOICE_TOKEN });
-  const config = loadConfig(
-    { API_BASE_URL: emu.url, API_KEY: emu.apiKey, STORE_URL: 'memory://', DISCORD_TOKEN: fake.token, DISCORD_API_URL: fake.restUrl },
-    { envFile: '/nonexistent/.env' },
-  );
-  core = await createCore(config, silentLogger);
-  await registerCommands(config, { guildId: fake.guild.id });
-  bot = await startDiscord({
-    core,
-    logger: silentLogger,
+  world = await startVoiceBotWorld({
+    emulator: { pace: { tokensPerSecond: 0, ttsChunkIntervalMs: CHUNK_INTERVAL_MS } },
     voice: { link: { recoverTimeoutMs: 500, rejoinDelayMs: 50 }, emptyChannelGraceMs: EMPTY_GRACE_MS },
   });
-  // The voice server must expect the session Discord hands the bot: its gateway session.
-  const [ready] = fake.dispatched('READY');
-  voice = await startFakeVoiceServer({
-    guildId: fake.guild.id,
-    channelId: fake.voiceChannel.id,
-    userId: fake.botUser.id,
-    sessionId: ready!.sessionId,
-    token: VOICE_TOKEN,
-    users: [fake.users.alice.id],
-    heartbeatIntervalMs: 1000,
-  });
-  fake.setVoiceServer({ endpoint: voice.endpoint, token: VOICE_TOKEN });
-  fake.setVoiceState({ userId: fake.users.alice.id, channelId: fake.voiceChannel.id });
-  const guild = bot.client.guilds.cache.get(fake.guild.id)!;
-  await fake.waitFor(() => guild.voiceStates.cache.get(fake.users.alice.id)?.channelId === fake.voiceChannel.id);
+  ({ emu, fake, bot, voice } = world);
 });
 
-afterAll(async () => {
-  await bot?.stop();
-  await core?.close();
-  await voice?.close();
-  await fake?.close();
-  await emu?.close();
-});
+afterAll(() => world?.close());
 
-const botTexts = () =>
-  fake
-    .messages(fake.textChannel.id)
-    .filter((m) => m.authorId === fake.botUser.id)
-    .map((m) => m.content);
+const botTexts = () => world.botTexts(fake.textChannel.id);
 const waitForReply = (text: string) => fake.waitFor(() => botTexts().includes(text), { timeoutMs: 10_000, description: text });
 
 /** The emulator's speech for `text` as the Opus packets Herald should send, and how many chunks it streams. */

@@ -1,13 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerCommands, startDiscord, type DiscordBot } from '../../adapters/discord/index.ts';
-import { loadConfig } from '../../src/config/config.ts';
-import { createCore, type Core } from '../../src/core.ts';
-import { startFakeVoiceServer, TALK_FIXTURES, talkFixture, type FakeVoiceServer, type TalkFixture } from '../fakes/discord-voice/index.ts';
-import { startFakeDiscord, type FakeDiscord } from '../fakes/discord/index.ts';
-import { startEmulator, type Emulator } from '../fakes/service/emulator.ts';
-import { silentLogger } from '../helpers/logger.ts';
-
-const VOICE_TOKEN = 'fake-voice-token';
+import type { DiscordBot } from '../../adapters/discord/index.ts';
+import type { Core } from '../../src/core.ts';
+import { TALK_FIXTURES, talkFixture, type FakeVoiceServer, type TalkFixture } from '../fakes/discord-voice/index.ts';
+import type { FakeDiscord } from '../fakes/discord/index.ts';
+import type { Emulator } from '../fakes/service/emulator.ts';
+import { startVoiceBotWorld, type VoiceBotWorld } from './voice-bot-world.ts';
 
 /** What the emulator's speech recognition hears in each recording ("long N": the emulator answers N words). */
 const WORDS: Partial<Record<TalkFixture, string>> = {
@@ -16,6 +13,7 @@ const WORDS: Partial<Record<TalkFixture, string>> = {
   'tell-me-a-joke-b': TALK_FIXTURES['tell-me-a-joke-b'],
 };
 
+let world: VoiceBotWorld;
 let emu: Emulator;
 let fake: FakeDiscord;
 let core: Core;
@@ -23,48 +21,15 @@ let bot: DiscordBot;
 let voice: FakeVoiceServer;
 
 beforeAll(async () => {
-  emu = await startEmulator();
+  world = await startVoiceBotWorld({ withBob: true });
+  ({ emu, fake, core, bot, voice } = world);
   for (const [name, words] of Object.entries(WORDS)) emu.recognizer.register(words, talkFixture(name as TalkFixture));
-  fake = await startFakeDiscord({ heartbeatIntervalMs: 1000, voiceToken: VOICE_TOKEN });
-  const config = loadConfig(
-    { API_BASE_URL: emu.url, API_KEY: emu.apiKey, STORE_URL: 'memory://', DISCORD_TOKEN: fake.token, DISCORD_API_URL: fake.restUrl },
-    { envFile: '/nonexistent/.env' },
-  );
-  core = await createCore(config, silentLogger);
-  await registerCommands(config, { guildId: fake.guild.id });
-  bot = await startDiscord({ core, logger: silentLogger });
-  const [ready] = fake.dispatched('READY');
-  const { alice, bob } = fake.users;
-  voice = await startFakeVoiceServer({
-    guildId: fake.guild.id,
-    channelId: fake.voiceChannel.id,
-    userId: fake.botUser.id,
-    sessionId: ready!.sessionId,
-    token: VOICE_TOKEN,
-    users: [alice.id, bob.id],
-    heartbeatIntervalMs: 1000,
-  });
-  fake.setVoiceServer({ endpoint: voice.endpoint, token: VOICE_TOKEN });
-  fake.setVoiceState({ userId: alice.id, channelId: fake.voiceChannel.id });
-  const guild = bot.client.guilds.cache.get(fake.guild.id)!;
-  await fake.waitFor(() => guild.voiceStates.cache.get(alice.id)?.channelId === fake.voiceChannel.id);
 });
 
-afterAll(async () => {
-  await bot?.stop();
-  await core?.close();
-  await voice?.close();
-  await fake?.close();
-  await emu?.close();
-});
+afterAll(() => world?.close());
 
-const botTexts = (channelId: string) =>
-  fake
-    .messages(channelId)
-    .filter((m) => m.authorId === fake.botUser.id)
-    .map((m) => m.content);
 const waitForText = (channelId: string, text: string) =>
-  fake.waitFor(() => botTexts(channelId).some((content) => content.includes(text)), { timeoutMs: 15_000, description: text });
+  fake.waitFor(() => world.botTexts(channelId).some((content) => content.includes(text)), { timeoutMs: 15_000, description: text });
 const transcriptions = () => emu.requests.filter((request) => (request.body as { model?: string }).model === core.config.models.asr).length;
 
 describe('Talking with Herald in a voice channel: real discord.js and @discordjs/voice, fake Discord and voice server, the emulator', () => {
@@ -93,7 +58,7 @@ describe('Talking with Herald in a voice channel: real discord.js and @discordjs
     emu.pace.tokensPerSecond = 60;
     await voice.speak(alice.id, talkFixture('capital-of-france-a'));
     await voice.waitForPackets(1, 15_000);
-    expect(botTexts(fake.voiceChannel.id).filter((text) => text.startsWith('🔊'))).toEqual([]);
+    expect(world.botTexts(fake.voiceChannel.id).filter((text) => text.startsWith('🔊'))).toEqual([]);
     emu.pace.tokensPerSecond = 0;
     await waitForText(fake.voiceChannel.id, '🗣️ **Alice:** Herald, tell me about France, long 60');
     await waitForText(fake.voiceChannel.id, '🔊 **Herald:** ');
@@ -123,7 +88,7 @@ describe('Talking with Herald in a voice channel: real discord.js and @discordjs
     // Two people are here and he did not say "Herald": once heard, the answer goes on.
     await voice.waitForPackets(voice.received.length + 10, 5_000);
     expect(transcriptions() - heard).toBe(1);
-    expect(botTexts(fake.voiceChannel.id).some((text) => text.includes('Tokyo'))).toBe(false);
+    expect(world.botTexts(fake.voiceChannel.id).some((text) => text.includes('Tokyo'))).toBe(false);
   });
 
   it('takes no turn from a cough, answers a turn that starts with its name in place of the answer going on, and ends when its starter leaves', async () => {

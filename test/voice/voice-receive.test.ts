@@ -5,9 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DiscordVoiceLink } from '../../adapters/discord/voice/discord-voice-link.ts';
 import { DiscordVoicePlatform } from '../../adapters/discord/voice/discord-voice-platform.ts';
 import type { HeardAudio } from '../../src/voice/voice-link.ts';
-import { startFakeVoiceServer, talkFixture, type FakeVoiceServer, type SpokenAudio, type TalkFixture } from '../fakes/discord-voice/index.ts';
+import { talkFixture, type FakeVoiceServer, type SpokenAudio, type TalkFixture } from '../fakes/discord-voice/index.ts';
 import { startFakeDiscord, type FakeDiscord, type UserRecord } from '../fakes/discord/index.ts';
 import { readyClient } from '../fakes/discord/test-client.ts';
+import { startBotVoiceServer } from './voice-bot-world.ts';
 
 const FRAME = 960;
 
@@ -27,17 +28,7 @@ beforeAll(async () => {
   const { alice, bob } = fake.users;
   for (const user of [alice, bob, jukebox]) fake.setVoiceState({ userId: user.id, channelId: fake.voiceChannel.id });
   client = await readyClient(fake);
-  const [ready] = fake.dispatched('READY');
-  voice = await startFakeVoiceServer({
-    guildId: fake.guild.id,
-    channelId: fake.voiceChannel.id,
-    userId: fake.botUser.id,
-    sessionId: ready!.sessionId,
-    token: 'voice-token',
-    users: [alice.id, bob.id, jukebox.id],
-    heartbeatIntervalMs: 1000,
-  });
-  fake.setVoiceServer({ endpoint: voice.endpoint, token: 'voice-token' });
+  voice = await startBotVoiceServer(fake, [alice.id, bob.id, jukebox.id]);
   const logger = pino({ level: 'info' }, { write: (line: string) => logs.push(JSON.parse(line)) });
   link = await new DiscordVoicePlatform(client, logger, { recoverTimeoutMs: 500, rejoinDelayMs: 50 }).join(fake.guild.id, fake.voiceChannel.id);
 });

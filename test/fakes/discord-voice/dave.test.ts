@@ -1,24 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { VoiceConnectionStatus, type VoiceConnection } from '@discordjs/voice';
+import { VoiceConnectionStatus } from '@discordjs/voice';
 import { VoiceCloseCode, VoiceOp, snowflake, startFakeVoiceServer, type FakeVoiceServer } from './index.ts';
-import { eventually, joinFakeVoice, nextTransition, opusTone, playOpus, untilIdle, untilReady } from './voice-client.ts';
+import { eventually, joinFakeVoice, leaveFakeVoice, nextTransition, opusTone, playOpus, untilIdle, untilReady } from './voice-client.ts';
 
-let server: FakeVoiceServer | undefined;
-let connection: VoiceConnection | undefined;
-afterEach(async () => {
-  connection?.destroy();
-  connection = undefined;
-  await server?.close();
-  server = undefined;
-});
+afterEach(leaveFakeVoice);
 
 const daveTypes = (fake: FakeVoiceServer) => fake.daveEvents.map((event) => event.type);
 
 describe('DAVE end-to-end encryption on the fake voice server', () => {
   it('welcomes the bot into the MLS group of a user already in the channel, then decrypts its E2EE frames', async () => {
     const listener = snowflake();
-    server = await startFakeVoiceServer({ users: [listener] });
-    ({ connection } = joinFakeVoice(server));
+    const server = await startFakeVoiceServer({ users: [listener] });
+    const { connection } = joinFakeVoice(server);
     const transitioned = nextTransition(connection);
     await untilReady(connection);
     expect(await transitioned).toBeGreaterThan(0);
@@ -37,10 +30,10 @@ describe('DAVE end-to-end encryption on the fake voice server', () => {
   });
 
   it('has the bot commit a user who joins later, after which its frames switch from plain to E2EE', async () => {
-    server = await startFakeVoiceServer();
-    ({ connection } = joinFakeVoice(server));
+    const server = await startFakeVoiceServer();
+    const { connection } = joinFakeVoice(server);
     await untilReady(connection);
-    await eventually(() => daveTypes(server!).includes('key-package'));
+    await eventually(() => daveTypes(server).includes('key-package'));
 
     const alone = opusTone(0.2, 330);
     await untilIdle(playOpus(connection, alone), 3_000);
@@ -69,11 +62,11 @@ describe('DAVE end-to-end encryption on the fake voice server', () => {
   });
 
   it('closes with 4017 when the client does not support DAVE, and never makes it ready', async () => {
-    server = await startFakeVoiceServer();
+    const server = await startFakeVoiceServer();
     const joined = joinFakeVoice(server, { daveEncryption: false, answeredJoins: 1 });
-    connection = joined.connection;
+    const { connection } = joined;
     const closeCode = new Promise<number>((resolve) => {
-      connection!.on('stateChange', (_old, state) => {
+      connection.on('stateChange', (_old, state) => {
         if (state.status === VoiceConnectionStatus.Connecting) state.networking.once('close', resolve);
       });
     });

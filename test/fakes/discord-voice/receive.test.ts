@@ -1,16 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { EndBehaviorType, type VoiceConnection, type VoiceReceiver } from '@discordjs/voice';
 import { OPUS_SILENCE_FRAME, snowflake, startFakeVoiceServer, talkFixture, type FakeVoiceServer, type TransportMode } from './index.ts';
-import { eventually, joinFakeVoice, nextTransition, untilReady } from './voice-client.ts';
+import { eventually, joinFakeVoice, leaveFakeVoice, nextTransition, untilReady } from './voice-client.ts';
 
-let server: FakeVoiceServer | undefined;
-let connection: VoiceConnection | undefined;
-afterEach(async () => {
-  connection?.destroy();
-  connection = undefined;
-  await server?.close();
-  server = undefined;
-});
+afterEach(leaveFakeVoice);
 
 /** Everything the real receiver hands out for one user, split into Opus frames and silence frames. */
 function record(receiver: VoiceReceiver, userId: string): { frames: Buffer[]; silence: number } {
@@ -35,7 +28,7 @@ async function joinWith(users: string[], mode?: TransportMode): Promise<{ server
 describe('fake voice server: users speak to the bot, heard through the real @discordjs/voice receiver', () => {
   it('maps SSRCs with opcode 5 and delivers two overlapping speakers, DAVE-decrypted, to a self-deafened bot', async () => {
     const [alice, bob] = [snowflake(), snowflake()];
-    ({ server, connection } = await joinWith([alice, bob]));
+    const { server, connection } = await joinWith([alice, bob]);
     const { receiver } = connection;
     const heardAlice = record(receiver, alice);
     const heardBob = record(receiver, bob);
@@ -75,7 +68,7 @@ describe('fake voice server: users speak to the bot, heard through the real @dis
   });
 
   it('encrypts with XChaCha20-Poly1305 when the session chose it, and a user joining later is heard', async () => {
-    ({ server, connection } = await joinWith([], 'aead_xchacha20_poly1305_rtpsize'));
+    const { server, connection } = await joinWith([], 'aead_xchacha20_poly1305_rtpsize');
     const carol = snowflake();
     const transitioned = nextTransition(connection);
     server.connectUser(carol);

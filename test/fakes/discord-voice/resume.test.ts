@@ -1,16 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { VoiceConnection } from '@discordjs/voice';
 import { SAMPLES_PER_FRAME, VoiceOp, snowflake, startFakeVoiceServer, type FakeVoiceServer } from './index.ts';
-import { eventually, joinFakeVoice, nextTransition, opusTone, playOpus, untilIdle, untilReady } from './voice-client.ts';
+import { eventually, joinFakeVoice, leaveFakeVoice, nextTransition, opusTone, playOpus, untilIdle, untilReady } from './voice-client.ts';
 
-let server: FakeVoiceServer | undefined;
-let connection: VoiceConnection | undefined;
-afterEach(async () => {
-  connection?.destroy();
-  connection = undefined;
-  await server?.close();
-  server = undefined;
-});
+afterEach(leaveFakeVoice);
 
 const resumes = (fake: FakeVoiceServer) => fake.payloads.filter((payload) => payload.op === VoiceOp.Resume);
 
@@ -19,8 +11,8 @@ describe('dropped voice websocket', () => {
     ['closed with 4015 (voice server crashed)', 4015],
     ['cut without a close frame', undefined],
   ])('is resumed when %s, and playback continues without losing a frame', async (_how, code) => {
-    server = await startFakeVoiceServer();
-    ({ connection } = joinFakeVoice(server));
+    const server = await startFakeVoiceServer();
+    const { connection } = joinFakeVoice(server);
     await untilReady(connection);
     const ssrc = server.session()!.ssrc;
     const frames = opusTone(2);
@@ -42,15 +34,15 @@ describe('dropped voice websocket', () => {
       expect((packet.timestamp - first!.timestamp) >>> 0).toBe((steps * SAMPLES_PER_FRAME) >>> 0);
     }
     // The client forgets its speaking state on Resumed and announces it again on the new websocket.
-    await eventually(() => server!.speaking.length === 3);
+    await eventually(() => server.speaking.length === 3);
     expect(server.speaking.map((event) => event.speaking)).toEqual([1, 1, 0]);
   });
 
   it('replays what the gateway sent while the websocket was down (v8 buffered resume)', async () => {
-    server = await startFakeVoiceServer();
-    ({ connection } = joinFakeVoice(server));
+    const server = await startFakeVoiceServer();
+    const { connection } = joinFakeVoice(server);
     await untilReady(connection);
-    await eventually(() => server!.daveEvents.some((event) => event.type === 'key-package'));
+    await eventually(() => server.daveEvents.some((event) => event.type === 'key-package'));
 
     const listener = snowflake();
     const transitioned = nextTransition(connection);

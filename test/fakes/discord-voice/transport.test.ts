@@ -1,26 +1,18 @@
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { VoiceConnection } from '@discordjs/voice';
-import { startFakeVoiceServer, type FakeVoiceServer } from './index.ts';
+import { startFakeVoiceServer } from './index.ts';
 import { opusFromPlaintext, parseRtpHeader } from './rtp.ts';
 import { decryptTransport, hchacha20, xchacha20Poly1305Open } from './transport-crypto.ts';
-import { joinFakeVoice, opusTone, playOpus, untilIdle, untilReady } from './voice-client.ts';
+import { joinFakeVoice, leaveFakeVoice, opusTone, playOpus, untilIdle, untilReady } from './voice-client.ts';
 
 const hex = (text: string) => Buffer.from(text, 'hex');
 
-let server: FakeVoiceServer | undefined;
-let connection: VoiceConnection | undefined;
-afterEach(async () => {
-  connection?.destroy();
-  connection = undefined;
-  await server?.close();
-  server = undefined;
-});
+afterEach(leaveFakeVoice);
 
 describe('transport encryption', () => {
   it('decrypts aead_xchacha20_poly1305_rtpsize when that is the only mode the server offers', async () => {
-    server = await startFakeVoiceServer({ modes: ['aead_xchacha20_poly1305_rtpsize'] });
-    ({ connection } = joinFakeVoice(server));
+    const server = await startFakeVoiceServer({ modes: ['aead_xchacha20_poly1305_rtpsize'] });
+    const { connection } = joinFakeVoice(server);
     await untilReady(connection);
     expect(server.session()!.mode).toBe('aead_xchacha20_poly1305_rtpsize');
     const frames = opusTone(0.3);

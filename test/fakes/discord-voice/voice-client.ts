@@ -49,7 +49,19 @@ export function joinFakeVoice(server: FakeVoiceServer, options: { daveEncryption
     adapterCreator,
     daveEncryption: options.daveEncryption ?? true,
   });
+  joined.set(connection, server);
   return { connection, voiceStateRequests };
+}
+
+/** The calls joined since the last leaveFakeVoice, with the server each joined. */
+const joined = new Map<VoiceConnection, FakeVoiceServer>();
+
+/** Leaves every call joined since it last ran and closes their servers: a test's clean-up (`afterEach(leaveFakeVoice)`). */
+export async function leaveFakeVoice(): Promise<void> {
+  const calls = [...joined];
+  joined.clear();
+  for (const [connection] of calls) if (connection.state.status !== VoiceConnectionStatus.Destroyed) connection.destroy();
+  for (const server of new Set(calls.map(([, server]) => server))) await server.close();
 }
 
 /** A sine tone encoded as 20 ms Opus frames, 48 kHz stereo, the format Discord voice carries. */
