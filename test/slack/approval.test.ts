@@ -87,4 +87,16 @@ describe('Slack: a tool call waits for the asker to approve it', () => {
     expect(markdownOf(answer)).toContain('post_note: The asker denied this call. It was not run.');
     await fake.waitFor(() => sectionText(fake.workspace.findMessage(fake.channelId, approval.ts)!).startsWith('🚫 Denied'));
   });
+
+  it('/ask shows the approval in its thread; Approve runs the tool and the answer uses it', async () => {
+    await fake.sendSlashCommand({ command: '/ask', text: 'call post_note {"text":"from ask"}' });
+    const approval = await fake.waitFor(() => fake.botMessages(fake.channelId).find((m) => actionIds(m).includes('herald_approve')));
+    const thread = approval.thread_ts!;
+    expect(fake.message(fake.channelId, thread)!.text).toBe(`<@${fake.userId}> used /ask: call post_note {"text":"from ask"}`);
+    expect(sectionText(approval)).toContain('`notes · post`');
+    expect(sectionText(approval)).toContain('"text": "from ask"');
+    await press(approval, 'herald_approve');
+    expect(markdownOf(await answerIn(thread))).toContain('post_note: posted from ask');
+    await fake.waitFor(() => sectionText(fake.workspace.findMessage(fake.channelId, approval.ts)!).startsWith('✅ Approved'));
+  });
 });
