@@ -155,6 +155,27 @@ describe('discord: a tool call waits for the asker to approve it', () => {
     expect(answer?.content).toContain('post_note: posted from ask');
   });
 
+  it('Ask Herald… shows its approval to the asker alone, in an ephemeral follow-up; Approve runs the tool', async () => {
+    const { fake } = h;
+    const channel = fake.addChannel({ name: 'menu' });
+    const target = fake.sendMessage({ channelId: channel.id, authorId: fake.users.bob.id, content: 'The board needs a note.' });
+    const opened = fake.runMessageCommand({ name: 'Ask Herald…', messageId: String(target.id) });
+    await fake.waitFor(() => opened.callbacks.length > 0);
+    const before = h.finished;
+    const submitted = fake.submitModal({ interactionId: opened.id, values: { input: 'call post_note {"text":"privately"}' } });
+    const replies = () => [submitted.originalMessageId, ...submitted.followupIds].flatMap((id) => (id ? [fake.message(id)!] : []));
+    const approval = await fake.waitFor(() => replies().find((m) => buttons(m).includes('Approve')), { description: 'the approval' });
+    expect(approval.ephemeral).toBe(true);
+    expect(approval.content).toContain('"text": "privately"');
+
+    await press(approval.id, 'Approve');
+    await h.repliesFinished(before + 1);
+    expect(fake.message(approval.id)!.content).toMatch(/^✅ Approved: `notes · post`/);
+    const answer = replies().find((m) => m.id !== approval.id);
+    expect(answer).toMatchObject({ ephemeral: true, content: expect.stringContaining('post_note: posted privately') });
+    expect(h.botMessages(channel.id).filter((m) => !m.ephemeral)).toEqual([]);
+  });
+
   it("an MCP server's tool that changes the world runs once approved", async () => {
     const channel = h.fake.addChannel({ name: 'mcp' });
     const before = h.finished;
