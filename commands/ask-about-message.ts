@@ -1,4 +1,5 @@
 import { attachedFile } from './ask.ts';
+import { approvalsOf } from './command.ts';
 import { messageAbout, type MessageActionDefinition } from './message-action.ts';
 
 const MAX_QUESTION_CHARS = 4000;
@@ -24,6 +25,6 @@ export const askAboutMessage: MessageActionDefinition = {
       audio: attached.flatMap((a) => a.audio ?? []),
       documents: attached.flatMap((a) => a.documents ?? []),
     };
-    await ctx.replyStream(engine.handle(messageAbout(ctx, { text: question, ...files })));
+    await ctx.replyStream(engine.handle(messageAbout(ctx, { text: question, ...files }), approvalsOf(ctx)));
   },
 };

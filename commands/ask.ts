@@ -1,6 +1,6 @@
 import type { IncomingMessage } from '../src/conversation/types.ts';
 import { attachmentKind } from '../src/media/attachment-kind.ts';
-import { attachmentOption, booleanOption, stringOption, type CommandAttachment, type CommandDefinition } from './command.ts';
+import { approvalsOf, attachmentOption, booleanOption, stringOption, type CommandAttachment, type CommandDefinition } from './command.ts';
 import { messageFromCommand } from './incoming.ts';
 
 type Attached = Pick<IncomingMessage, 'images' | 'audio' | 'documents'>;
@@ -40,6 +40,6 @@ export const ask: CommandDefinition = {
       flags: { wantsReasoning: booleanOption(ctx, 'reasoning') ?? false },
     });
     const overrides = search === undefined ? undefined : { webSearch: search ? ('force' as const) : ('off' as const) };
-    await ctx.replyStream(engine.handle(message, { overrides }));
+    await ctx.replyStream(engine.handle(message, { overrides, ...approvalsOf(ctx) }));
   },
 };

@@ -1,12 +1,13 @@
 import type { Config } from '../src/config/config.ts';
 import type { ConversationEngine } from '../src/conversation/engine.ts';
-import type { ReplyStream } from '../src/conversation/types.ts';
+import type { HandleOptions, ReplyStream } from '../src/conversation/types.ts';
 import type { Logger } from '../src/log/logger.ts';
 import type { SpeechInput } from '../src/capabilities/synthesize.ts';
 import type { SpeechFormat, SpokenAudio } from '../src/speech/speak.ts';
 import type { ScheduleService } from '../src/schedules/schedule-service.ts';
 import type { UserTimezones } from '../src/schedules/user-timezones.ts';
 import type { Store } from '../src/store/store.ts';
+import type { ApprovalOutcome, ApprovalRequest } from '../src/tools/types.ts';
 import type { VoiceControl } from '../src/voice/voice-control.ts';
 import { VoiceError } from '../src/voice/voice-error.ts';
 import type { WorkspaceHistory } from '../src/workspace/workspace-history.ts';
@@ -81,6 +82,11 @@ export interface InvocationContext {
   /** Renders a reply as it streams; `ephemeral` shows it to the user alone, where the platform can. */
   replyStream(stream: ReplyStream, options?: { ephemeral?: boolean }): Promise<void>;
   upload(file: OutgoingFile, text?: string): Promise<void>;
+  /**
+   * Asks the invoker to approve a tool call beside the reply (to them alone where the reply is theirs alone) and waits
+   * for the answer. Absent where nobody can be asked: such a call is not run.
+   */
+  approve?(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalOutcome>;
 }
 
 /** What an adapter gives a command: the invocation, and the options given. */
@@ -121,6 +127,11 @@ export interface CommandDefinition {
   /** Only meaningful where the bot can join voice channels (`ctx.voice`); platforms without them leave it out. */
   voiceChannels?: boolean;
   run(ctx: CommandContext, services: CommandServices): Promise<void>;
+}
+
+/** How the engine asks this invoker to approve tool calls, for `engine.handle`. */
+export function approvalsOf(ctx: InvocationContext): Pick<HandleOptions, 'approve'> {
+  return ctx.approve ? { approve: ctx.approve } : {};
 }
 
 /** The options a command takes once `subcommand` is picked (its own options when it has no subcommands). */

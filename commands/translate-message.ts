@@ -1,3 +1,4 @@
+import { approvalsOf } from './command.ts';
 import type { MessageActionDefinition } from './message-action.ts';
 import { messageAbout } from './message-action.ts';
 
@@ -26,6 +27,6 @@ export const translateMessage: MessageActionDefinition = {
     if (text.length > MAX_TEXT_CHARS) return ctx.reply(`That message is ${text.length} characters long; I translate at most ${MAX_TEXT_CHARS}.`);
     const language = languageOf(ctx.locale);
     const ask = `Translate that message into ${language}. Answer with the translation alone; if it is already in ${language}, say so.`;
-    await ctx.replyStream(engine.handle(messageAbout(ctx, { text: ask })));
+    await ctx.replyStream(engine.handle(messageAbout(ctx, { text: ask }), approvalsOf(ctx)));
   },
 };

@@ -2,8 +2,10 @@ import { ApplicationCommandOptionType, PermissionFlagsBits, type ChatInputComman
 import type { CommandContext, InvocationContext, OptionValue } from '../../commands/command.ts';
 import type { Core } from '../../src/core.ts';
 import type { Logger } from '../../src/log/logger.ts';
+import type { QuestionFlow } from '../../src/platform/question-flow.ts';
 import { renderReply } from '../../src/streaming/render-reply.ts';
 import { splitMarkdown } from '../../src/streaming/markdown-split.ts';
+import { replyApproval } from './approval-message.ts';
 import { downloadAttachment } from './attachments.ts';
 import { MESSAGE_LIMIT } from './discord-surface.ts';
 import type { HistoryCache } from '../../src/workspace/history-cache.ts';
@@ -20,6 +22,8 @@ export interface CommandContextDeps {
   core: Core;
   logger: Logger;
   rateLimits: RouteRateLimits;
+  /** Where approvals of tool calls wait for their press. */
+  flow: QuestionFlow;
   voice?: DiscordVoice;
   /** The history cache the workspace reads share. */
   history?: HistoryCache;
@@ -122,6 +126,7 @@ export function invocationContext(
         target.dispose();
       }
     },
+    approve: (request, signal) => deps.flow.approve({ request, askerId: user.id, show: (view) => replyApproval(replies, view), signal }),
   };
 }
 

@@ -4,6 +4,7 @@ import { runCommand } from '../../commands/run-command.ts';
 import type { Core } from '../../src/core.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import type { PlatformHooks } from '../../src/platform/platform-hooks.ts';
+import type { QuestionFlow } from '../../src/platform/question-flow.ts';
 import type { HistoryCache } from '../../src/workspace/history-cache.ts';
 import { isAllowed } from './access-policy.ts';
 import { commandContext, memberRoleIds } from './command-context.ts';
@@ -18,6 +19,7 @@ export interface CommandHandlerDeps {
   core: Core;
   logger: Logger;
   rateLimits: RouteRateLimits;
+  flow: QuestionFlow;
   voiceNotes: VoiceNotePolicy;
   hooks: PlatformHooks;
   voice?: DiscordVoice;

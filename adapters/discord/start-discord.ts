@@ -57,7 +57,7 @@ export async function startDiscord({ core, logger, hooks = {}, voice: voiceOptio
   });
   const messages = new MessageHandler({ core, logger: log, rateLimits, chains, voiceNotes, flow, history });
   const voice = createDiscordVoice(client, { capabilities: core.capabilities, store: core.store, logger: log, engine: core.engine }, voiceOptions);
-  const commands = new CommandHandler({ core, logger: log, rateLimits, voiceNotes, hooks, voice, history });
+  const commands = new CommandHandler({ core, logger: log, rateLimits, flow, voiceNotes, hooks, voice, history });
   const presses = new AnswerPresses({ flow, messages, logger: log });
   const approvals = new ApprovalPresses({ flow, logger: log });
   client.on(Events.MessageCreate, (message) => {

@@ -49,6 +49,12 @@ export function settledApproval(view: ApprovalView, end: ApprovalEnd): ApprovalC
   return approvalContent(view, `${APPROVAL_ENDS[end]}:`);
 }
 
+/** What an approval only its asker sees shows once pressed: the press's response_url replaces it with this. */
+export function answeredPrivately(answer: ApprovalPress['answer']): ApprovalContent {
+  const text = APPROVAL_ENDS[answer];
+  return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
+}
+
 /** The answer and approval a pressed button stands for; undefined for anything else. */
 export function pressedApproval(actionId: string, value: unknown): Pick<ApprovalPress, 'answer' | 'approvalId'> | undefined {
   if (typeof value !== 'string' || value === '') return undefined;

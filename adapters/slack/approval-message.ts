@@ -1,6 +1,7 @@
 import type { ApprovalMessage, ApprovalView } from '../../src/platform/platform.ts';
 import { settledApproval, waitingApproval, type ApprovalContent } from './approval-blocks.ts';
 import { deleteMessages } from './delete-messages.ts';
+import { postEphemeralBlocks, type EphemeralTarget } from './ephemeral-reply.ts';
 import type { ReplyTarget } from './reply-part.ts';
 import type { SlackApi } from './slack-api.ts';
 
@@ -17,5 +18,20 @@ export async function postApproval(api: SlackApi, target: ReplyTarget, view: App
       await api.call('chat.update', channel, (c) => c.chat.update({ ...send(settledApproval(view, end)), ts }));
     },
     remove: () => deleteMessages(api, channel, [ts]),
+  };
+}
+
+/**
+ * An approval only the asker sees (chat.postEphemeral). Slack cannot edit an ephemeral message: a press replaces it
+ * through the press's own response_url, wherever it arrives; an approval that ends unpressed says so in a line of its own.
+ */
+export async function postEphemeralApproval(api: SlackApi, target: EphemeralTarget, view: ApprovalView): Promise<ApprovalMessage> {
+  await postEphemeralBlocks(api, target, waitingApproval(view));
+  return {
+    settle: async (end) => {
+      if (end === 'approved' || end === 'denied') return;
+      const { text } = settledApproval(view, end);
+      await postEphemeralBlocks(api, target, { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] });
+    },
   };
 }

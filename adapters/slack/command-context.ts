@@ -6,8 +6,9 @@
 import type { RespondFn } from '@slack/bolt';
 import type { CommandContext, OptionValue, OutgoingFile } from '../../commands/command.ts';
 import type { ReplyStream } from '../../src/conversation/types.ts';
+import { postApproval, postEphemeralApproval } from './approval-message.ts';
 import { defuseMentions } from './defuse-mentions.ts';
-import { replyEphemerally } from './ephemeral-reply.ts';
+import { replyEphemerally, type EphemeralTarget } from './ephemeral-reply.ts';
 import { toMrkdwn } from './mrkdwn.ts';
 import type { ReplyTarget } from './reply-part.ts';
 import type { SlackRuntime } from './runtime.ts';
@@ -32,6 +33,8 @@ export interface CommandContextInput {
   /** The user's IANA zone as Slack has it. */
   timezone?: string;
   respond: RespondFn;
+  /** The command's replies are the user's alone: so are its approvals. */
+  ephemeral?: boolean;
 }
 
 /** A channel a command names (`<#C…>`) stays a link to it: it notifies nobody, unlike the mentions mrkdwn escapes. */
@@ -45,6 +48,12 @@ export function slackCommandContext(rt: SlackRuntime, input: CommandContextInput
     channel: invocation.channelId,
     ...(invocation.threadTs && { threadTs: invocation.threadTs }),
     recipient: { userId: invocation.userId, teamId: rt.identity.teamId },
+  };
+  const privately: EphemeralTarget = {
+    channel: target.channel,
+    ...(target.threadTs && { threadTs: target.threadTs }),
+    userId: invocation.userId,
+    respond,
   };
   return {
     platform: 'slack',
@@ -81,11 +90,7 @@ export function slackCommandContext(rt: SlackRuntime, input: CommandContextInput
     },
     replyStream: async (stream: ReplyStream, options?: { ephemeral?: boolean }) => {
       if (options?.ephemeral) {
-        return replyEphemerally(
-          rt,
-          { channel: target.channel, ...(target.threadTs && { threadTs: target.threadTs }), userId: invocation.userId, respond },
-          stream,
-        );
+        return replyEphemerally(rt, privately, stream);
       }
       await sendReply(rt, stream, {
         target,
@@ -96,5 +101,12 @@ export function slackCommandContext(rt: SlackRuntime, input: CommandContextInput
     upload: async (file: OutgoingFile, text?: string) => {
       await shareFile(rt.api, target, { name: file.name, data: file.data }, text);
     },
+    approve: (request, signal) =>
+      rt.flow.approve({
+        request,
+        askerId: invocation.userId,
+        show: (view) => (input.ephemeral ? postEphemeralApproval(rt.api, privately, view) : postApproval(rt.api, target, view)),
+        signal,
+      }),
   };
 }

@@ -84,6 +84,7 @@ async function runSlashCommand(rt: SlackRuntime, definition: CommandDefinition, 
     isAdmin: definition.adminOnly ? isAdmin : person.isAdmin,
     ...(person.timezone !== undefined && { timezone: person.timezone }),
     respond,
+    ephemeral: definition.ephemeral ?? false,
   });
   await runCommand(definition, ctx, rt.core);
   if (invocation.threadTs) await rt.threads.remember(rt.identity.teamId, command.channel_id, invocation.threadTs);

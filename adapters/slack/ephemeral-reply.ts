@@ -10,7 +10,8 @@ import type { Citation } from '../../src/service/types.ts';
 import { splitMarkdown } from '../../src/streaming/markdown-split.ts';
 import { renderReply } from '../../src/streaming/render-reply.ts';
 import type { ReplySurface } from '../../src/streaming/surface.ts';
-import { citationBlocks } from './citation-blocks.ts';
+import type { ApprovalContent } from './approval-blocks.ts';
+import { citationBlocks, type ContextBlock } from './citation-blocks.ts';
 import { toMrkdwn } from './mrkdwn.ts';
 import { slackErrorCode, type SlackApi } from './slack-api.ts';
 
@@ -91,19 +92,28 @@ export async function replyEphemerally(deps: { api: SlackApi; logger: Logger }, 
 
 /** The numbered sources as their own ephemeral message under the answer: context blocks, within Block Kit's 50. */
 async function postEphemeralSources(api: SlackApi, target: EphemeralTarget, citations: readonly Citation[]): Promise<void> {
-  const blocks = citationBlocks(citations).slice(0, MAX_BLOCKS);
+  await postEphemeralBlocks(api, target, { text: 'Sources', blocks: citationBlocks(citations).slice(0, MAX_BLOCKS) });
+}
+
+/** Posts Block Kit `content` for the target's user alone (through the response_url where Herald is not a member). */
+export async function postEphemeralBlocks(
+  api: SlackApi,
+  target: EphemeralTarget,
+  content: { text: string; blocks: ContextBlock[] | ApprovalContent['blocks'] },
+): Promise<void> {
+  const { blocks } = content;
   try {
     await api.call('chat.postEphemeral', target.channel, (c) =>
       c.chat.postEphemeral({
         channel: target.channel,
         user: target.userId,
-        text: 'Sources',
+        text: content.text,
         blocks,
         ...(target.threadTs && { thread_ts: target.threadTs }),
       }),
     );
   } catch (error) {
     if (!NOT_A_MEMBER.has(slackErrorCode(error) ?? '')) throw error;
-    await target.respond({ response_type: 'ephemeral', text: 'Sources', blocks });
+    await target.respond({ response_type: 'ephemeral', text: content.text, blocks });
   }
 }

@@ -7,6 +7,7 @@ import type { App, MessageShortcut, RespondFn } from '@slack/bolt';
 import { messageActions } from '../../commands/index.ts';
 import type { MessageActionContext, MessageActionDefinition, TargetMessage } from '../../commands/message-action.ts';
 import { runMessageAction } from '../../commands/run-message-action.ts';
+import { postEphemeralApproval } from './approval-message.ts';
 import { postEphemeral, replyEphemerally, type EphemeralTarget } from './ephemeral-reply.ts';
 import { fetchFileBytes, fileName, isPresent, type SlackFile } from './incoming-files.ts';
 import { readSlackText } from './incoming-text.ts';
@@ -85,6 +86,8 @@ export async function runShortcut(rt: SlackRuntime, action: MessageActionDefinit
     // The shortcut was acknowledged when it arrived; everything after is a follow-up.
     defer: async () => {},
     reply: (text) => postEphemeral(rt.api, ephemeral, text),
+    approve: (request, signal) =>
+      rt.flow.approve({ request, askerId: userId, show: (view) => postEphemeralApproval(rt.api, ephemeral, view), signal }),
     replyStream: (stream) => replyEphemerally(rt, ephemeral, stream),
     async upload(file, text) {
       const opened = await rt.api.call('chat.postMessage', userId, (c) =>

@@ -7,7 +7,7 @@ import type { Logger } from '../log/logger.ts';
 import { MessageGoneError } from '../streaming/surface.ts';
 import type { ApprovalOutcome, ApprovalRequest } from '../tools/types.ts';
 import { AnsweredQuestions, type AnsweredQuestion, type AnswerVersion } from './answered-questions.ts';
-import { Approvals } from './approvals.ts';
+import { Approvals, type ApprovalAsk } from './approvals.ts';
 import { stoppableReply } from './answer-stream.ts';
 import { controlsOf, finishedControls, MAX_VERSIONS } from './answer-versions.ts';
 import { DeletionWatch } from './deletion-watch.ts';
@@ -158,6 +158,14 @@ export class QuestionFlow {
       case 'continue':
         return this.#answerAgainLater(press, answered);
     }
+  }
+
+  /**
+   * Asks for an approval outside an answer to a question (a command's, a message action's), shown where `ask.show` puts
+   * it; pressed like any other, on whichever instance.
+   */
+  approve(ask: ApprovalAsk): Promise<ApprovalOutcome> {
+    return this.#approvals.ask(ask);
   }
 
   /** Approve or Deny pressed on an approval, on whichever instance: it reaches the call waiting for it. */

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerCommands } from '../../adapters/discord/index.ts';
 import type { InteractionRecord, Json, MessageRecord } from '../fakes/discord/index.ts';
 import { startHarness, type Harness } from './harness.ts';
 
@@ -25,6 +26,7 @@ describe('discord: a tool call waits for the asker to approve it', () => {
     writeFileSync(mcpConfig, JSON.stringify({ mcpServers: { acme: { command: process.execPath, args: [ACME] } } }));
     h = await startHarness({ env: { TOOLS_MODULE: TOOLS, MCP_CONFIG: mcpConfig } });
     await h.core.mcp.firstAttempts();
+    await registerCommands(h.config);
   });
 
   afterAll(async () => {
@@ -129,6 +131,49 @@ describe('discord: a tool call waits for the asker to approve it', () => {
     await fake.waitFor(() => fake.message(approval.id)?.deleted);
     expect(emu.requests).toHaveLength(requests);
     expect(h.botMessages(channel.id).filter((m) => !m.deleted)).toEqual([]);
+  });
+
+  it('/ask offers the approval among its replies; Approve runs the tool and the answer uses it', async () => {
+    const { fake } = h;
+    const channel = fake.addChannel({ name: 'ask' });
+    const before = h.finished;
+    const asked = fake.invokeCommand({ name: 'ask', channelId: channel.id, options: { question: 'call post_note {"text":"from ask"}' } });
+    const replies = () => [asked.originalMessageId, ...asked.followupIds].flatMap((id) => (id ? [fake.message(id)!] : []));
+    const approval = await fake.waitFor(() => replies().find((m) => buttons(m).includes('Approve')), { description: 'the approval' });
+    expect(approval.content).toContain('`notes · post`');
+    expect(approval.content).toContain('"text": "from ask"');
+
+    const refused = await press(approval.id, 'Approve', fake.users.bob.id);
+    await fake.waitFor(() => refused.followupIds[0]);
+    expect(buttons(fake.message(approval.id))).toEqual(['Approve', 'Deny']);
+
+    await press(approval.id, 'Approve');
+    await h.repliesFinished(before + 1);
+    expect(fake.message(approval.id)!.content).toMatch(/^✅ Approved: `notes · post`/);
+    expect(buttons(fake.message(approval.id))).toEqual([]);
+    const answer = replies().find((m) => m.id !== approval.id);
+    expect(answer?.content).toContain('post_note: posted from ask');
+  });
+
+  it('Ask Herald… shows its approval to the asker alone, in an ephemeral follow-up; Approve runs the tool', async () => {
+    const { fake } = h;
+    const channel = fake.addChannel({ name: 'menu' });
+    const target = fake.sendMessage({ channelId: channel.id, authorId: fake.users.bob.id, content: 'The board needs a note.' });
+    const opened = fake.runMessageCommand({ name: 'Ask Herald…', messageId: String(target.id) });
+    await fake.waitFor(() => opened.callbacks.length > 0);
+    const before = h.finished;
+    const submitted = fake.submitModal({ interactionId: opened.id, values: { input: 'call post_note {"text":"privately"}' } });
+    const replies = () => [submitted.originalMessageId, ...submitted.followupIds].flatMap((id) => (id ? [fake.message(id)!] : []));
+    const approval = await fake.waitFor(() => replies().find((m) => buttons(m).includes('Approve')), { description: 'the approval' });
+    expect(approval.ephemeral).toBe(true);
+    expect(approval.content).toContain('"text": "privately"');
+
+    await press(approval.id, 'Approve');
+    await h.repliesFinished(before + 1);
+    expect(fake.message(approval.id)!.content).toMatch(/^✅ Approved: `notes · post`/);
+    const answer = replies().find((m) => m.id !== approval.id);
+    expect(answer).toMatchObject({ ephemeral: true, content: expect.stringContaining('post_note: posted privately') });
+    expect(h.botMessages(channel.id).filter((m) => !m.ephemeral)).toEqual([]);
   });
 
   it("an MCP server's tool that changes the world runs once approved", async () => {

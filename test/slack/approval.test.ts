@@ -87,4 +87,42 @@ describe('Slack: a tool call waits for the asker to approve it', () => {
     expect(markdownOf(answer)).toContain('post_note: The asker denied this call. It was not run.');
     await fake.waitFor(() => sectionText(fake.workspace.findMessage(fake.channelId, approval.ts)!).startsWith('🚫 Denied'));
   });
+
+  it('/ask shows the approval in its thread; Approve runs the tool and the answer uses it', async () => {
+    await fake.sendSlashCommand({ command: '/ask', text: 'call post_note {"text":"from ask"}' });
+    const approval = await fake.waitFor(() => fake.botMessages(fake.channelId).find((m) => actionIds(m).includes('herald_approve')));
+    const thread = approval.thread_ts!;
+    expect(fake.message(fake.channelId, thread)!.text).toBe(`<@${fake.userId}> used /ask: call post_note {"text":"from ask"}`);
+    expect(sectionText(approval)).toContain('`notes · post`');
+    expect(sectionText(approval)).toContain('"text": "from ask"');
+    await press(approval, 'herald_approve');
+    expect(markdownOf(await answerIn(thread))).toContain('post_note: posted from ask');
+    await fake.waitFor(() => sectionText(fake.workspace.findMessage(fake.channelId, approval.ts)!).startsWith('✅ Approved'));
+  });
+
+  it('a shortcut asks the presser alone, in an ephemeral approval whose press replaces it; Approve runs the tool', async () => {
+    const messageTs = String(fake.events.message({ text: 'call post_note {"text":"privately"}', user: bob, channel: fake.channelId }).ts);
+    await fake.sendInteractive(fake.messageShortcutPayload({ callbackId: 'translate', messageTs }));
+    // The Web API takes blocks as a JSON string in a form-encoded call.
+    const blocksOf = (m: Json) => JSON.parse(String(m.blocks ?? '[]')) as Json[];
+    const approval = await fake.waitFor(() =>
+      fake.ephemeralMessages(fake.userId).find((m) => JSON.stringify(blocksOf(m)).includes('herald_approve')),
+    );
+    const buttons = blocksOf(approval).find((b) => b.type === 'actions')!.elements as Json[];
+    expect(buttons.map((b) => b.action_id)).toEqual(['herald_approve', 'herald_deny']);
+    expect(String((blocksOf(approval)[1]!.text as Json).text)).toContain('"text": "privately"');
+    expect(fake.botMessages(fake.channelId).filter((m) => actionIds(m).length > 0 && m.ts > messageTs)).toEqual([]);
+
+    const pressed = fake.blockActionsPayload({
+      messageTs: String(approval.ts),
+      actionId: 'herald_approve',
+      value: String(buttons[0]!.value),
+      ephemeral: true,
+    });
+    expect((await fake.sendInteractive(pressed)).status).toBe(200);
+    const replaced = await fake.waitFor(() => fake.responseUrlPosts.find((p) => p.url === pressed.response_url));
+    expect(replaced).toMatchObject({ status: 200, body: { replace_original: true, text: '✅ Approved' } });
+    const answer = await fake.waitFor(() => fake.ephemeralMessages(fake.userId).find((m) => String(m.text).includes('post_note: posted privately')));
+    expect(answer.channel).toBe(fake.channelId);
+  });
 });

@@ -243,8 +243,19 @@ export class FakeSlack {
     return this.#responseUrls.mint('actions', channel, user);
   }
 
-  /** A `block_actions` payload for a button pressed on a message, with a fresh response_url and trigger_id. */
-  blockActionsPayload(options: { messageTs: string; actionId: string; value?: string; blockId?: string; channel?: string; user?: string }): Json {
+  /**
+   * A `block_actions` payload for a button pressed on a message, with a fresh response_url and trigger_id. An
+   * `ephemeral` message's press says so in its container and carries no message: Slack keeps none to send.
+   */
+  blockActionsPayload(options: {
+    messageTs: string;
+    actionId: string;
+    value?: string;
+    blockId?: string;
+    channel?: string;
+    user?: string;
+    ephemeral?: boolean;
+  }): Json {
     const channel = options.channel ?? this.channelId;
     const user = options.user ?? this.userId;
     const message = this.workspace.findMessage(channel, options.messageTs);
@@ -253,7 +264,7 @@ export class FakeSlack {
       user: { id: user, username: this.workspace.users.get(user)?.name ?? 'user', team_id: this.teamId },
       api_app_id: this.appId,
       token: this.verificationToken,
-      container: { type: 'message', message_ts: options.messageTs, channel_id: channel, is_ephemeral: false },
+      container: { type: 'message', message_ts: options.messageTs, channel_id: channel, is_ephemeral: options.ephemeral ?? false },
       trigger_id: triggerId(),
       team: { id: this.teamId, domain: this.workspace.identity.teamDomain },
       enterprise: null,
