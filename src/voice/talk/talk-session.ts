@@ -77,7 +77,8 @@ interface Speaker {
 }
 
 interface Answer {
-  spoken: SpokenAnswer;
+  /** Absent when the speaker's budget has no room for speech: the answer is posted as text instead. */
+  spoken?: SpokenAnswer;
   controller: AbortController;
   playing?: Promise<void>;
   /** Its packets have been handed to the link. */
@@ -177,8 +178,9 @@ export class TalkSession {
     if (event.type === 'speech') {
       speaker.audio.start();
       this.#speaking.add(userId);
-      if (this.#answer && !this.#answer.spoken.paused) {
-        this.#answer.spoken.pause();
+      const spoken = this.#answer?.spoken;
+      if (spoken && !spoken.paused) {
+        spoken.pause();
         this.#options.logger.debug({ userId }, 'talk: someone speaks over the answer; paused');
       }
     } else if (event.type === 'turn') {
@@ -242,17 +244,20 @@ export class TalkSession {
   }
 
   async #answerTurn(userId: string, text: string): Promise<void> {
-    const { services, platform, guildId, link, room, voice, opus, logger } = this.#options;
-    const controller = new AbortController();
-    const spoken = new SpokenAnswer((sentence, signal) => services.synthesize({ text: sentence, voice, signal }), opus);
-    const answer: Answer = { spoken, controller };
+    const { services, platform, guildId, link, room, voice, opus, logger, limits, name } = this.#options;
+    const subject: QuotaSubject = { platform, userId, workspaceId: guildId };
+    const answer: Answer = { controller: new AbortController() };
+    const { controller } = answer;
     this.#answer = answer;
-    if (this.#speaking.size > 0) spoken.pause();
+    let spoken: SpokenAnswer | undefined;
+    let written = '';
+    let citations: readonly Citation[] = [];
+    let denial: QuotaDenial | null = null;
     const say = (sentence: string) => {
       const words = spokenText(sentence);
-      if (words === '') return;
+      if (words === '' || !spoken) return;
       spoken.add(words);
-      answer.playing ??= this.#play(answer);
+      answer.playing ??= this.#play(answer, spoken);
     };
     const message: IncomingMessage = {
       platform,
@@ -265,9 +270,15 @@ export class TalkSession {
       isDirect: false,
     };
     const cutter = new SentenceCutter();
-    let written = '';
-    let citations: readonly Citation[] = [];
     try {
+      // Speech is a cost of its own: admitted before any is synthesized.
+      denial = await services.spending.admit(subject, limits);
+      if (denial) logger.info({ userId, code: denial.code }, 'talk: answer written, not spoken: its budget is spent');
+      else {
+        spoken = new SpokenAnswer((sentence, signal) => services.synthesize({ text: sentence, voice, signal }), opus);
+        answer.spoken = spoken;
+        if (this.#speaking.size > 0) spoken.pause();
+      }
       for await (const event of services.answer(message, { signal: controller.signal, overrides: { thinking: false }, spoken: true })) {
         if (controller.signal.aborted) break;
         if (event.type === 'text') {
@@ -281,30 +292,33 @@ export class TalkSession {
       }
       const rest = cutter.flush();
       if (rest !== undefined && !controller.signal.aborted) say(rest);
-      spoken.end();
-      if (this.#options.transcript && written !== '' && !controller.signal.aborted)
-        await this.#post(`🔊 **${this.#options.name}:** ${written}`, citations);
+      spoken?.end();
+      if (written !== '' && !controller.signal.aborted) {
+        if (denial) await this.#post(`💬 **${name}:** ${written}\n⚠️ Not spoken aloud: ${denial.message}`, citations);
+        else if (this.#options.transcript) await this.#post(`🔊 **${name}:** ${written}`, citations);
+      }
       await answer.playing;
     } catch (error) {
-      logger.warn({ err: error, report: describeError(error).message }, 'talk: answering failed');
-      spoken.stop();
+      const report = describeError(error).message;
+      logger.warn({ err: error, report }, 'talk: answering failed');
+      spoken?.stop();
+      if (!controller.signal.aborted) await this.#post(`⚠️ ${room.displayName(userId)}: ${report}`);
     } finally {
-      if (spoken.synthesized > 0)
-        await this.#record({ platform, userId, workspaceId: guildId }, { ...emptyUsage(), serviceCalls: spoken.synthesized });
+      if (spoken && spoken.synthesized > 0) await this.#record(subject, { ...emptyUsage(), serviceCalls: spoken.synthesized });
       if (this.#answer === answer) this.#answer = undefined;
       this.#touch();
       this.#notifyPause();
     }
   }
 
-  async #play(answer: Answer): Promise<void> {
+  async #play(answer: Answer, spoken: SpokenAnswer): Promise<void> {
     await this.#options.otherSpeechEnded?.();
     if (answer.controller.signal.aborted) {
-      answer.spoken.packets.destroy();
+      spoken.packets.destroy();
       return;
     }
     answer.onLink = true;
-    await this.#options.link.play(answer.spoken.packets);
+    await this.#options.link.play(spoken.packets);
   }
 
   #stopAnswer(): void {
@@ -312,13 +326,14 @@ export class TalkSession {
     if (!answer) return;
     this.#answer = undefined;
     answer.controller.abort();
-    answer.spoken.stop();
+    answer.spoken?.stop();
     if (answer.onLink) this.#options.link.stopPlayback();
   }
 
   #resumeIfQuiet(): void {
-    if (this.#speaking.size === 0 && this.#pendingTurns === 0 && this.#answer?.spoken.paused) {
-      this.#answer.spoken.resume();
+    const spoken = this.#answer?.spoken;
+    if (this.#speaking.size === 0 && this.#pendingTurns === 0 && spoken?.paused) {
+      spoken.resume();
       this.#options.logger.debug('talk: resumed after speech that was not a turn for Herald');
     }
     this.#notifyPause();
