@@ -235,7 +235,11 @@ export class VoiceManager {
       idleMs: talk.idleMs ?? 5 * 60_000,
       logger: logger.child({ guildId, talk: channel.id }),
       ...(opus && { opus }),
-      otherSpeechEnded: () => this.#queues.get(guildId)?.currentEnded(),
+      otherSpeech: {
+        ended: () => this.#queues.get(guildId)?.currentEnded(),
+        hold: () => this.#queues.get(guildId)?.hold(),
+        release: () => this.#queues.get(guildId)?.release(),
+      },
       onEnd: () => {
         if (this.#talks.get(guildId) === session) this.#talks.delete(guildId);
         this.#queues.get(guildId)?.idle();

@@ -37,6 +37,16 @@ export interface TalkServices {
   activity(): VoiceActivity;
 }
 
+/** What else plays in the channel (a /say, narration): it yields to the conversation. */
+export interface OtherSpeech {
+  /** Settles when what plays now has ended (undefined: nothing plays): an answer waits for it. */
+  ended(): Promise<unknown> | undefined;
+  /** Someone started speaking: what plays holds within a packet or two. */
+  hold(): void;
+  /** Nobody speaks and no turn waits to be understood: what was held goes on. */
+  release(): void;
+}
+
 export interface TalkSessionOptions {
   platform: string;
   guildId: string;
@@ -58,8 +68,7 @@ export interface TalkSessionOptions {
   opus?: OpusFrameStreamOptions;
   /** The clock heard frames are stamped with. Default `performance.now()`. */
   clock?: () => number;
-  /** Settles when other speech playing in the channel (a /say) has ended: an answer waits for it. */
-  otherSpeechEnded?(): Promise<unknown> | undefined;
+  otherSpeech?: OtherSpeech;
   /** Told once when the session has ended (unsubscribed, answer stopped). */
   onEnd(reason: string): void;
 }
@@ -146,6 +155,7 @@ export class TalkSession {
     for (const speaker of this.#speakers.values()) speaker.activity.free();
     this.#speakers.clear();
     this.#speaking.clear();
+    this.#options.otherSpeech?.release();
     this.#notifyPause();
     this.#options.logger.info({ reason, turns: this.#turnCount }, 'talk: session ended');
     void this.#post(`🔇 Stopped listening: ${reason}`);
@@ -178,6 +188,7 @@ export class TalkSession {
     if (event.type === 'speech') {
       speaker.audio.start();
       this.#speaking.add(userId);
+      this.#options.otherSpeech?.hold();
       const spoken = this.#answer?.spoken;
       if (spoken && !spoken.paused) {
         spoken.pause();
@@ -312,7 +323,7 @@ export class TalkSession {
   }
 
   async #play(answer: Answer, spoken: SpokenAnswer): Promise<void> {
-    await this.#options.otherSpeechEnded?.();
+    await this.#options.otherSpeech?.ended();
     if (answer.controller.signal.aborted) {
       spoken.packets.destroy();
       return;
@@ -331,10 +342,13 @@ export class TalkSession {
   }
 
   #resumeIfQuiet(): void {
-    const spoken = this.#answer?.spoken;
-    if (this.#speaking.size === 0 && this.#pendingTurns === 0 && spoken?.paused) {
-      spoken.resume();
-      this.#options.logger.debug('talk: resumed after speech that was not a turn for Herald');
+    if (this.#speaking.size === 0 && this.#pendingTurns === 0) {
+      this.#options.otherSpeech?.release();
+      const spoken = this.#answer?.spoken;
+      if (spoken?.paused) {
+        spoken.resume();
+        this.#options.logger.debug('talk: resumed after speech that was not a turn for Herald');
+      }
     }
     this.#notifyPause();
   }
