@@ -7,7 +7,7 @@ import type { Citation } from '../../service/types.ts';
 import { HeardTurns } from './heard-turns.ts';
 import { TalkAnswer } from './talk-answer.ts';
 import type { TalkSessionOptions } from './talk-options.ts';
-import { matchName } from './voice-name.ts';
+import { startsWithName } from './voice-name.ts';
 
 /**
  * A spoken conversation in one voice channel: each speaker's audio goes through voice-activity detection into
@@ -130,7 +130,7 @@ export class TalkSession {
     }
     if (this.#ended || text === '') return;
     const people = room.people();
-    if (people >= 2 && !matchName(text, name).addressed) {
+    if (people >= 2 && !startsWithName(text, name)) {
       logger.debug({ userId, people }, 'talk: a turn not for Herald');
       return;
     }
