@@ -4,6 +4,7 @@ import type { Logger } from '../log/logger.ts';
 import type { OpusFrameStreamOptions } from '../media/speech/opus-frame-stream.ts';
 import { startLiveSpeech, warmUpLiveSpeech, type LiveSpeech } from './live-speech.ts';
 import { skippedNotice } from './narration-text.ts';
+import { PacketHold } from './packet-hold.ts';
 import type { SpeechOutcome, SpeechRequest } from './voice-control.ts';
 import { VoiceError } from './voice-error.ts';
 import type { VoiceJoiner, VoiceLink, VoiceLoss } from './voice-link.ts';
@@ -53,6 +54,7 @@ interface Entry extends QueuedSpeech {
 export class SpeechQueue {
   readonly #options: SpeechQueueOptions;
   readonly #waiting: Entry[] = [];
+  readonly #hold = new PacketHold();
   #current: Entry | undefined;
   #link: VoiceLink | undefined;
   #joining: { channelId: string; link: Promise<VoiceLink> } | undefined;
@@ -99,6 +101,16 @@ export class SpeechQueue {
     this.#clearIdle();
     if (!this.#running) void this.#run();
     return { ahead, finished };
+  }
+
+  /** Holds the speech playing, and any starting, within a packet or two: someone speaks over it. */
+  hold(): void {
+    this.#hold.hold();
+  }
+
+  /** Speech held goes on where it stopped. */
+  release(): void {
+    this.#hold.release();
   }
 
   /** Ends the current speech; the next one starts. */
@@ -207,7 +219,7 @@ export class SpeechQueue {
     const request = this.#spokenRequest(entry);
     const live = startLiveSpeech((signal) => this.#options.synthesize({ ...request, signal }), this.#options.opus);
     entry.live = live;
-    await link.play(live.packets);
+    await link.play(this.#hold.through(live.packets));
     live.cancel();
     const synthesis = await live.synthesis;
     if (entry.ending) return { status: entry.ending };

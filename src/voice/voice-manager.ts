@@ -7,7 +7,8 @@ import type { Store } from '../store/store.ts';
 import { warmUpLiveSpeech } from './live-speech.ts';
 import { narrationFor, type ChatMessageForNarration, type Narration } from './narration.ts';
 import { SpeechQueue } from './speech-queue.ts';
-import { TalkSession, type TalkServices } from './talk/talk-session.ts';
+import type { TalkServices } from './talk/talk-options.ts';
+import { TalkSession } from './talk/talk-session.ts';
 import type { NarrationStart, SpeechRequest, SpeechTicket, TalkStart, VoiceControl } from './voice-control.ts';
 import { VoiceError } from './voice-error.ts';
 import type { ChannelRef, VoicePlatform } from './voice-platform.ts';
@@ -235,7 +236,11 @@ export class VoiceManager {
       idleMs: talk.idleMs ?? 5 * 60_000,
       logger: logger.child({ guildId, talk: channel.id }),
       ...(opus && { opus }),
-      otherSpeechEnded: () => this.#queues.get(guildId)?.currentEnded(),
+      otherSpeech: {
+        ended: () => this.#queues.get(guildId)?.currentEnded(),
+        hold: () => this.#queues.get(guildId)?.hold(),
+        release: () => this.#queues.get(guildId)?.release(),
+      },
       onEnd: () => {
         if (this.#talks.get(guildId) === session) this.#talks.delete(guildId);
         this.#queues.get(guildId)?.idle();

@@ -221,6 +221,44 @@ describe('/talk', () => {
     expect(link.plays).toBe(2);
   });
 
+  it('holds a /say while someone speaks over it, goes on when that was no turn for Herald, and stops even when held', async () => {
+    const { manager, platform, synth, engine, asr, run, allowListening } = setup();
+    await allowListening();
+    platform.userChannels.set('alice', 'voice-1');
+    platform.userChannels.set('bob', 'voice-1');
+    await run('alice', 'start');
+    const link = platform.links[0]!;
+    const voice = manager.control({ guildId: 'guild-1', channelId: 'text-1', userId: 'alice' });
+    const said = await voice.say({ text: 'A long story' });
+    await synth.waitForRequests(1);
+    synth.requests[0]!.push(tone(0.2));
+    await link.played(5);
+
+    // Stamped in the past: Bob's turn has ended by the next silence check, and waits to be transcribed.
+    link.speak('bob', talkFixture('time-in-tokyo-b'), performance.now() - 5000);
+    const atHold = link.packets.length;
+    synth.requests[0]!.push(tone(1));
+    const turn = await asr.next(0);
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(link.packets.length).toBeLessThanOrEqual(atHold + 2);
+
+    turn.reply('What time is it in Tokyo?');
+    await link.played(atHold + 40);
+    synth.requests[0]!.end();
+    expect(await said.finished).toEqual({ status: 'played' });
+    expect(engine.calls).toEqual([]);
+
+    const second = await voice.say({ text: 'Another story' });
+    await synth.waitForRequests(2);
+    synth.requests[1]!.push(tone(1));
+    await link.played(link.packets.length + 5);
+    link.speak('bob', talkFixture('time-in-tokyo-b'), performance.now() - 5000);
+    await asr.next(1);
+    expect(await voice.stop()).toBe(1);
+    expect(await second.finished).toEqual({ status: 'stopped' });
+    expect(link.plays).toBe(2);
+  });
+
   it("does not listen where it cannot say so in the channel's chat", async () => {
     const { manager, platform, run, allowListening } = setup();
     await allowListening();

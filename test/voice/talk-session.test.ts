@@ -120,6 +120,28 @@ describe('A talk session', () => {
     expect(h.charged[0]!.usage.audioSeconds).toBe(2);
   });
 
+  it("writes the answer in the chat with a note, unspoken, when the speaker's budget has no room for its speech", async () => {
+    const h = await harness(1);
+    h.say('alice', 'capital-of-france-a');
+    const turn = await h.asr.next(0);
+    // Her transcription was admitted; the budget runs out before the answer would be spoken.
+    h.denied.add('alice');
+    turn.reply('What is the capital of France?');
+    const answer = await h.engine.next(0);
+    answer.emit({ type: 'text', delta: 'Paris is the capital of France [1]. It lies on the Seine.' });
+    answer.emit({ type: 'citations', citations: [{ index: 1, url: 'https://example.com/paris', title: 'Paris' }] });
+    answer.done();
+    await h.session.untilPause();
+    expect(h.posts).toEqual([
+      '🗣️ **Alice:** What is the capital of France?',
+      "💬 **Herald:** Paris is the capital of France [1]. It lies on the Seine.\n⚠️ Not spoken aloud: You've used your daily budget.",
+    ]);
+    expect(h.sources).toEqual(['https://example.com/paris']);
+    expect(h.synth.requests).toEqual([]);
+    expect(h.link.plays).toBe(0);
+    expect(h.charged.map(({ subject, usage }) => [subject.userId, usage.serviceCalls])).toEqual([['alice', 1]]);
+  });
+
   it('pauses for a voice speaking over it, not for a cough, and resumes when the voice was no turn', async () => {
     const h = await harness(2);
     h.say('alice', 'capital-of-france-a');

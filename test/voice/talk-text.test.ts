@@ -1,25 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { SentenceCutter, spokenText } from '../../src/voice/talk/sentence-cutter.ts';
-import { matchName } from '../../src/voice/talk/voice-name.ts';
+import { startsWithName } from '../../src/voice/talk/voice-name.ts';
 
 describe("Herald's name at the start of a heard turn", () => {
-  it('is found the way speech recognition writes it, and the rest is what was asked', () => {
-    expect(matchName('Herald, what is the capital of France?', 'Herald')).toEqual({ addressed: true, rest: 'what is the capital of France?' });
-    expect(matchName('hey herald tell me a joke', 'Herald')).toEqual({ addressed: true, rest: 'tell me a joke' });
-    expect(matchName('Okay, Harold. What time is it?', 'Herald').addressed).toBe(true);
-    expect(matchName('Gerald what time is it', 'Herald').addressed).toBe(true);
-    expect(matchName('Her ald, are you there?', 'Herald')).toEqual({ addressed: true, rest: 'are you there?' });
-    expect(matchName('HERALD!!! Help', 'Herald').rest).toBe('Help');
-    expect(matchName('Hey Jarvis, lights on', 'Jarvis').addressed).toBe(true);
+  it('is found the way speech recognition writes it', () => {
+    for (const heard of [
+      'Herald, what is the capital of France?',
+      'hey herald tell me a joke',
+      'Okay, Harold. What time is it?',
+      'Gerald what time is it',
+      'Her ald, are you there?',
+      'HERALD!!! Help',
+    ])
+      expect(startsWithName(heard, 'Herald'), heard).toBe(true);
+    expect(startsWithName('Hey Jarvis, lights on', 'Jarvis')).toBe(true);
   });
 
   it('is not found elsewhere in the turn, nor in other words', () => {
-    expect(matchName('What time is it in Tokyo?', 'Herald').addressed).toBe(false);
-    expect(matchName('I told Herald yesterday', 'Herald').addressed).toBe(false);
-    expect(matchName('Hello there', 'Herald').addressed).toBe(false);
-    expect(matchName('Hey you, Herald', 'Herald').addressed).toBe(false);
-    expect(matchName('Bob, come here', 'Rob').addressed).toBe(false);
-    expect(matchName('', 'Herald')).toEqual({ addressed: false, rest: '' });
+    for (const heard of ['What time is it in Tokyo?', 'I told Herald yesterday', 'Hello there', 'Hey you, Herald', ''])
+      expect(startsWithName(heard, 'Herald'), heard).toBe(false);
+    expect(startsWithName('Bob, come here', 'Rob')).toBe(false);
   });
 });
 

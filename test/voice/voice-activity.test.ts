@@ -87,23 +87,22 @@ describe('VoiceActivity', () => {
     expect(end.at).toBe(end.lastSpeechAt + hangoverMs);
   });
 
-  it('ends speech when frames stop coming: the gap is silence, ended at the deadline the caller is given', async () => {
-    const activity = await detector();
+  it('ends speech when frames stop coming: the gap is silence, ended a hangover after the last speech however late that is checked', async () => {
     const question = fixture('time-in-tokyo-b');
+    // A twin detector fed the same frames tells when the end is due.
+    const twin = await detector();
+    feed(twin, question, 0);
+    const deadline = twin.silence(Number.MAX_SAFE_INTEGER)!.at;
+
+    const activity = await detector();
     const { events, stopped } = feed(activity, question, 0);
     expect(events.map((e) => e.type)).toEqual(['speech', 'turn']);
-    expect(activity.speaking).toBe(true);
-    const deadline = activity.deadline!;
     expect(deadline).toBeGreaterThan(stopped - FRAME_MS);
     expect(deadline).toBeLessThanOrEqual(stopped - FRAME_MS + hangoverMs);
-
     expect(activity.silence(deadline - 1)).toBeUndefined();
     // A frame of the wrong size is no speech: it does not put the end off.
     expect(activity.frame(question.subarray(FRAME * 20, FRAME * 20 + 17), deadline - 1)).toBeUndefined();
-    expect(activity.deadline).toBe(deadline);
     expect(activity.silence(deadline + 5_000)).toMatchObject({ type: 'end', turn: true, at: deadline });
-    expect(activity.speaking).toBe(false);
-    expect(activity.deadline).toBeUndefined();
     expect(activity.silence(deadline + 6_000)).toBeUndefined();
 
     // Speaking again after the gap is new speech, even when its first frame is what ends the old one.
@@ -151,7 +150,6 @@ describe('VoiceActivity', () => {
     const { events, stopped } = feed(activity, loud, 0);
     expect(activity.silence(stopped + hangoverMs)).toBeUndefined();
     expect(events).toEqual([]);
-    expect(activity.speaking).toBe(false);
   });
 
   it('follows two people talking over each other, each with their own detector', async () => {

@@ -19,15 +19,19 @@ export class SpokenAnswer {
   #stopped = false;
   #paused = false;
   #wake: (() => void) | undefined;
+  #synthesized = 0;
   /** The Opus packets to play: 20 ms each, object mode, at most one read ahead. */
   readonly packets: Readable;
-  /** Sentences whose speech was requested. */
-  synthesized = 0;
 
   constructor(speech: SentenceSpeech, opus: OpusFrameStreamOptions = {}) {
     this.#speech = speech;
     this.#opus = opus;
     this.packets = Readable.from(this.#play(), { objectMode: true, highWaterMark: 1 });
+  }
+
+  /** Sentences whose speech was requested. */
+  get synthesized(): number {
+    return this.#synthesized;
   }
 
   get paused(): boolean {
@@ -91,7 +95,7 @@ export class SpokenAnswer {
       const sentence = this.#sentences[index]!;
       if (sentence.live) continue;
       sentence.live = startLiveSpeech((signal) => this.#speech(sentence.text, signal), this.#opus);
-      this.synthesized++;
+      this.#synthesized++;
     }
   }
 

@@ -1,98 +1,24 @@
-import type { SpeechInput } from '../../capabilities/synthesize.ts';
-import type { Transcript, TranscribeInput } from '../../capabilities/transcribe.ts';
-import type { QuotaDenial, QuotaSubject, UserLimits } from '../../conversation/quotas.ts';
-import type { HandleOptions, IncomingMessage, ReplyStream, ReplyUsage } from '../../conversation/types.ts';
+import type { QuotaSubject } from '../../conversation/quotas.ts';
+import type { IncomingMessage, ReplyUsage } from '../../conversation/types.ts';
 import { humanDuration } from '../../conversation/clock.ts';
 import { addUsage, emptyUsage } from '../../conversation/usage-meter.ts';
 import { describeError } from '../../errors.ts';
-import type { Logger } from '../../log/logger.ts';
-import type { OpusFrameStreamOptions } from '../../media/speech/opus-frame-stream.ts';
 import type { Citation } from '../../service/types.ts';
-import type { HeardAudio, VoiceLink } from '../voice-link.ts';
-import { SentenceCutter, spokenText } from './sentence-cutter.ts';
-import { SpokenAnswer } from './spoken-answer.ts';
-import { TurnAudio } from './turn-audio.ts';
-import type { VoiceActivity, VoiceActivityEvent } from './voice-activity.ts';
-import { matchName } from './voice-name.ts';
-
-/** The voice channel a session listens in, as the platform shows it. */
-export interface TalkRoom {
-  /** People (not bots) in the channel now, Herald not counted. */
-  people(): number;
-  displayName(userId: string): string;
-  /** Posts in the channel's text chat (sources listed under the text). */
-  post(text: string, citations?: readonly Citation[]): Promise<void>;
-}
-
-/** What a session spends: every cost is charged to the speaker whose turn caused it. */
-export interface TalkServices {
-  answer(message: IncomingMessage, options: HandleOptions): ReplyStream;
-  transcribe(input: TranscribeInput): Promise<Transcript>;
-  synthesize(input: SpeechInput): AsyncIterable<Uint8Array>;
-  spending: {
-    admit(subject: QuotaSubject, limits?: UserLimits): Promise<QuotaDenial | null>;
-    record(subject: QuotaSubject, usage: ReplyUsage): Promise<void>;
-  };
-  /** A new speaker's voice-activity detector. */
-  activity(): VoiceActivity;
-}
-
-export interface TalkSessionOptions {
-  platform: string;
-  guildId: string;
-  link: VoiceLink;
-  room: TalkRoom;
-  services: TalkServices;
-  /** Who started the session: their leaving ends it. */
-  startedBy: string;
-  /** The name Herald answers to in voice. */
-  name: string;
-  /** Post each turn's transcript and Herald's answer in the channel's chat. */
-  transcript: boolean;
-  /** The speech voice. */
-  voice: string;
-  limits?: UserLimits;
-  /** The session ends after this long without a turn. */
-  idleMs: number;
-  logger: Logger;
-  opus?: OpusFrameStreamOptions;
-  /** The clock heard frames are stamped with. Default `performance.now()`. */
-  clock?: () => number;
-  /** Settles when other speech playing in the channel (a /say) has ended: an answer waits for it. */
-  otherSpeechEnded?(): Promise<unknown> | undefined;
-  /** Told once when the session has ended (unsubscribed, answer stopped). */
-  onEnd(reason: string): void;
-}
-
-/** Frames kept from before speech was recognized, so a turn's first syllable is not lost. */
-const PREROLL_MS = 500;
-/** The longest turn: past it the turn ends where it is. */
-const MAX_TURN_SECONDS = 30;
-/** How often speakers who went quiet (sending no frames) are checked for the end of their speech. */
-const SILENCE_CHECK_MS = 20;
-
-interface Speaker {
-  activity: VoiceActivity;
-  audio: TurnAudio;
-}
-
-interface Answer {
-  spoken: SpokenAnswer;
-  controller: AbortController;
-  playing?: Promise<void>;
-  /** Its packets have been handed to the link. */
-  onLink?: boolean;
-}
+import { HeardTurns } from './heard-turns.ts';
+import { TalkAnswer } from './talk-answer.ts';
+import type { TalkSessionOptions } from './talk-options.ts';
+import { startsWithName } from './voice-name.ts';
 
 /**
  * A spoken conversation in one voice channel: each speaker's audio goes through voice-activity detection into
  * turns; a turn for Herald (its name said first when others are present) is transcribed, answered through the
  * engine in the session's one conversation, and spoken sentence by sentence as the answer streams. Anyone
- * speaking over Herald pauses it; it resumes when that was not a turn for it, and stops for a new one that was.
+ * speaking over Herald pauses it (and any /say or narration playing); it resumes when that was not a turn for
+ * it, and a new answer replaces the one going on when it was.
  */
 export class TalkSession {
   readonly #options: TalkSessionOptions;
-  readonly #speakers = new Map<string, Speaker>();
+  readonly #heard: HeardTurns;
   /** Speakers whose speech is going on: Herald holds its answer meanwhile. */
   readonly #speaking = new Set<string>();
   readonly #threadId = `talk-${Date.now().toString(36)}`;
@@ -100,14 +26,22 @@ export class TalkSession {
   #turns: Promise<void> = Promise.resolve();
   #pendingTurns = 0;
   #turnCount = 0;
-  #answer: Answer | undefined;
+  #answer: TalkAnswer | undefined;
   #unlisten: (() => void) | undefined;
-  #silenceCheck: NodeJS.Timeout | undefined;
   #idleTimer: NodeJS.Timeout | undefined;
   #ended = false;
 
   constructor(options: TalkSessionOptions) {
     this.#options = options;
+    this.#heard = new HeardTurns(options.services.activity, options.clock ?? performance.now.bind(performance), {
+      speech: (userId) => this.#speechStarted(userId),
+      turnStarted: () => this.#touch(),
+      turn: (userId, wav) => this.#turnHeard(userId, wav),
+      speechEnded: (userId) => {
+        this.#speaking.delete(userId);
+        this.#resumeIfQuiet();
+      },
+    });
   }
 
   get startedBy(): string {
@@ -122,9 +56,10 @@ export class TalkSession {
   start(): void {
     const { link } = this.#options;
     if (!link.listen) throw new Error('this voice link cannot hear');
-    this.#unlisten = link.listen((audio) => this.#heard(audio));
-    this.#silenceCheck = setInterval(() => this.#checkSilence(), SILENCE_CHECK_MS);
-    this.#silenceCheck.unref();
+    this.#unlisten = link.listen((audio) => {
+      if (!this.#ended) this.#heard.heard(audio);
+    });
+    this.#heard.start();
     this.#touch();
   }
 
@@ -139,65 +74,30 @@ export class TalkSession {
     if (this.#ended) return;
     this.#ended = true;
     this.#unlisten?.();
-    clearInterval(this.#silenceCheck);
+    this.#heard.stop();
     clearTimeout(this.#idleTimer);
     this.#stopAnswer();
-    for (const speaker of this.#speakers.values()) speaker.activity.free();
-    this.#speakers.clear();
     this.#speaking.clear();
+    this.#options.otherSpeech?.release();
     this.#notifyPause();
     this.#options.logger.info({ reason, turns: this.#turnCount }, 'talk: session ended');
     void this.#post(`🔇 Stopped listening: ${reason}`);
     this.#options.onEnd(reason);
   }
 
-  #heard(audio: HeardAudio): void {
-    if (this.#ended) return;
-    let speaker = this.#speakers.get(audio.userId);
-    if (!speaker) {
-      speaker = { activity: this.#options.services.activity(), audio: new TurnAudio({ prerollMs: PREROLL_MS, maxSeconds: MAX_TURN_SECONDS }) };
-      this.#speakers.set(audio.userId, speaker);
-    }
-    speaker.audio.add(audio.pcm);
-    this.#onActivity(audio.userId, speaker, speaker.activity.frame(audio.pcm, audio.at));
-    if (speaker.audio.recording && speaker.audio.full) {
-      // A turn at its longest is taken as it is; what follows is recorded as the next.
-      this.#turnHeard(audio.userId, speaker);
-      speaker.audio.start();
+  #speechStarted(userId: string): void {
+    this.#speaking.add(userId);
+    this.#options.otherSpeech?.hold();
+    if (this.#answer && !this.#answer.paused) {
+      this.#answer.pause();
+      this.#options.logger.debug({ userId }, 'talk: someone speaks over the answer; paused');
     }
   }
 
-  #checkSilence(): void {
-    const now = (this.#options.clock ?? performance.now.bind(performance))();
-    for (const [userId, speaker] of this.#speakers) this.#onActivity(userId, speaker, speaker.activity.silence(now));
-  }
-
-  #onActivity(userId: string, speaker: Speaker, event: VoiceActivityEvent | undefined): void {
-    if (!event) return;
-    if (event.type === 'speech') {
-      speaker.audio.start();
-      this.#speaking.add(userId);
-      if (this.#answer && !this.#answer.spoken.paused) {
-        this.#answer.spoken.pause();
-        this.#options.logger.debug({ userId }, 'talk: someone speaks over the answer; paused');
-      }
-    } else if (event.type === 'turn') {
-      this.#touch();
-    } else {
-      this.#speaking.delete(userId);
-      if (event.turn && speaker.audio.recording) this.#turnHeard(userId, speaker);
-      else {
-        speaker.audio.discard();
-        this.#resumeIfQuiet();
-      }
-    }
-  }
-
-  #turnHeard(userId: string, speaker: Speaker): void {
-    const heard = speaker.audio.take();
+  #turnHeard(userId: string, wav: Buffer): void {
     this.#pendingTurns++;
     this.#turns = this.#turns
-      .then(() => this.#takeTurn(userId, heard.wav))
+      .then(() => this.#takeTurn(userId, wav))
       .catch(async (error: unknown) => {
         this.#options.logger.warn({ err: error, userId }, 'talk: a turn failed');
         await this.#post(`⚠️ ${this.#options.room.displayName(userId)}: ${describeError(error).message}`);
@@ -230,7 +130,7 @@ export class TalkSession {
     }
     if (this.#ended || text === '') return;
     const people = room.people();
-    if (people >= 2 && !matchName(text, name).addressed) {
+    if (people >= 2 && !startsWithName(text, name)) {
       logger.debug({ userId, people }, 'talk: a turn not for Herald');
       return;
     }
@@ -242,18 +142,13 @@ export class TalkSession {
   }
 
   async #answerTurn(userId: string, text: string): Promise<void> {
-    const { services, platform, guildId, link, room, voice, opus, logger } = this.#options;
-    const controller = new AbortController();
-    const spoken = new SpokenAnswer((sentence, signal) => services.synthesize({ text: sentence, voice, signal }), opus);
-    const answer: Answer = { spoken, controller };
+    const { platform, guildId, link, room } = this.#options;
+    const answer = new TalkAnswer(this.#options, {
+      post: (posted, citations) => this.#post(posted, citations),
+      record: (subject, usage) => this.#record(subject, usage),
+    });
     this.#answer = answer;
-    if (this.#speaking.size > 0) spoken.pause();
-    const say = (sentence: string) => {
-      const words = spokenText(sentence);
-      if (words === '') return;
-      spoken.add(words);
-      answer.playing ??= this.#play(answer);
-    };
+    if (this.#speaking.size > 0) answer.pause();
     const message: IncomingMessage = {
       platform,
       workspaceId: guildId,
@@ -264,62 +159,25 @@ export class TalkSession {
       text,
       isDirect: false,
     };
-    const cutter = new SentenceCutter();
-    let written = '';
-    let citations: readonly Citation[] = [];
-    try {
-      for await (const event of services.answer(message, { signal: controller.signal, overrides: { thinking: false }, spoken: true })) {
-        if (controller.signal.aborted) break;
-        if (event.type === 'text') {
-          written += event.delta;
-          for (const sentence of cutter.push(event.delta)) say(sentence);
-        } else if (event.type === 'citations') citations = event.citations;
-        else if (event.type === 'error') {
-          written += `${written === '' ? '' : '\n'}⚠️ ${event.message}`;
-          say(event.message);
-        }
-      }
-      const rest = cutter.flush();
-      if (rest !== undefined && !controller.signal.aborted) say(rest);
-      spoken.end();
-      if (this.#options.transcript && written !== '' && !controller.signal.aborted)
-        await this.#post(`🔊 **${this.#options.name}:** ${written}`, citations);
-      await answer.playing;
-    } catch (error) {
-      logger.warn({ err: error, report: describeError(error).message }, 'talk: answering failed');
-      spoken.stop();
-    } finally {
-      if (spoken.synthesized > 0)
-        await this.#record({ platform, userId, workspaceId: guildId }, { ...emptyUsage(), serviceCalls: spoken.synthesized });
-      if (this.#answer === answer) this.#answer = undefined;
-      this.#touch();
-      this.#notifyPause();
-    }
-  }
-
-  async #play(answer: Answer): Promise<void> {
-    await this.#options.otherSpeechEnded?.();
-    if (answer.controller.signal.aborted) {
-      answer.spoken.packets.destroy();
-      return;
-    }
-    answer.onLink = true;
-    await this.#options.link.play(answer.spoken.packets);
+    await answer.run(userId, message);
+    if (this.#answer === answer) this.#answer = undefined;
+    this.#touch();
+    this.#notifyPause();
   }
 
   #stopAnswer(): void {
     const answer = this.#answer;
-    if (!answer) return;
     this.#answer = undefined;
-    answer.controller.abort();
-    answer.spoken.stop();
-    if (answer.onLink) this.#options.link.stopPlayback();
+    answer?.stop();
   }
 
   #resumeIfQuiet(): void {
-    if (this.#speaking.size === 0 && this.#pendingTurns === 0 && this.#answer?.spoken.paused) {
-      this.#answer.spoken.resume();
-      this.#options.logger.debug('talk: resumed after speech that was not a turn for Herald');
+    if (this.#speaking.size === 0 && this.#pendingTurns === 0) {
+      this.#options.otherSpeech?.release();
+      if (this.#answer?.paused) {
+        this.#answer.resume();
+        this.#options.logger.debug('talk: resumed after speech that was not a turn for Herald');
+      }
     }
     this.#notifyPause();
   }

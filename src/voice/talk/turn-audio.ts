@@ -1,7 +1,6 @@
 import { writeWav } from '../../media/wav.ts';
+import { FRAME_SAMPLES } from './frame-features.ts';
 
-/** Heard frames: 20 ms of 48 kHz mono. */
-const FRAME_SAMPLES = 960;
 /** Speech recognition needs no more than 16 kHz. */
 const WAV_RATE = 16_000;
 const DECIMATION = 48_000 / WAV_RATE;
@@ -41,13 +40,13 @@ export class TurnAudio {
     this.#recording = true;
   }
 
-  /** The turn as a 16 kHz mono WAV file, with its length; the recorder starts afresh. */
-  take(): { wav: Buffer; seconds: number } {
+  /** The turn as a 16 kHz mono WAV file; the recorder starts afresh. */
+  take(): Buffer {
     const frames = this.#frames;
     this.discard();
     const samples = new Int16Array((frames.length * FRAME_SAMPLES) / DECIMATION);
     frames.forEach((frame, index) => samples.set(frame, (index * FRAME_SAMPLES) / DECIMATION));
-    return { wav: writeWav(samples, WAV_RATE, 1), seconds: samples.length / WAV_RATE };
+    return writeWav(samples, WAV_RATE, 1);
   }
 
   /** Drops what was heard (not a turn after all). */

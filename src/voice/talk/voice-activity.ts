@@ -62,16 +62,6 @@ export class VoiceActivity {
     this.#options = options;
   }
 
-  /** Whether this speaker is speaking: past the speech threshold and not yet ended. */
-  get speaking(): boolean {
-    return this.#speech;
-  }
-
-  /** When their speech ends if nothing more is heard, or undefined while silent. */
-  get deadline(): number | undefined {
-    return this.#startedAt === undefined ? undefined : this.#lastSpeechAt + this.#options.hangoverMs;
-  }
-
   /** One 20 ms frame (960 samples, 48 kHz mono s16) heard at `at`; a frame of another length is silence. */
   frame(pcm: Int16Array, at: number): VoiceActivityEvent | undefined {
     const ended = this.silence(at);
