@@ -5,7 +5,7 @@ import type { Store, Unsubscribe } from '../store/store.ts';
 import { ScheduleBook } from './schedule-book.ts';
 import type { ScheduleDelivery } from './schedule-delivery.ts';
 import { ScheduleRecords } from './schedule-records.ts';
-import { ScheduleRunner, type RunResult } from './schedule-runner.ts';
+import { ScheduleRunner, type OccurrenceRun, type RunResult } from './schedule-runner.ts';
 import type { ScheduleService } from './schedule-service.ts';
 import { UserTimezones } from './user-timezones.ts';
 
@@ -21,8 +21,14 @@ export interface SchedulerDeps {
   /** The longest the loop sleeps before looking at the due index again, whatever it expects (default 30 s). */
   pollMs?: number;
   /** Told what became of every occurrence this instance took up (metrics, tests). */
-  onRun?: (run: { scheduleId: string; dueAt: number; result: RunResult }) => void;
+  onRun?: (run: ScheduleRun) => void;
 }
+
+/** An occurrence this instance took up, and what became of it. */
+export type ScheduleRun = OccurrenceRun & { scheduleId: string; platform: string; dueAt: number };
+
+/** Results where this instance did (or began) the run, as opposed to finding it held, done or not its own. */
+const WORKED = new Set<RunResult>(['ran', 'deferred', 'lost']);
 
 /** Runs at once on one instance, at most. */
 const MAX_RUNNING = 4;
@@ -217,9 +223,12 @@ export class Scheduler {
 
   async #run(platform: string, id: string, dueAt: number): Promise<RunResult | undefined> {
     try {
-      const result = await this.#runner.runOccurrence(platform, id, dueAt, this.#stopping.signal);
-      this.#deps.logger.debug({ schedule: id, dueAt, result }, 'schedule occurrence');
-      this.#deps.onRun?.({ scheduleId: id, dueAt, result });
+      const run: ScheduleRun = { scheduleId: id, platform, dueAt, ...(await this.#runner.runOccurrence(platform, id, dueAt, this.#stopping.signal)) };
+      const { result, kind, outcome } = run;
+      const line = { schedule: id, platform, kind, dueAt, lateMs: this.#now() - dueAt, result, outcome };
+      if (WORKED.has(result)) this.#deps.logger.info(line, 'schedule run');
+      else this.#deps.logger.debug(line, 'schedule occurrence not run here');
+      this.#deps.onRun?.(run);
       return result;
     } catch (error) {
       this.#deps.logger.error({ err: error, schedule: id }, 'a schedule run failed');

@@ -3,6 +3,8 @@ import type { ChatInput } from '../../src/capabilities/chat.ts';
 import type { Env } from '../../src/config/config.ts';
 import { ConversationEngine } from '../../src/conversation/engine.ts';
 import type { NewSchedule, ScheduleActor } from '../../src/schedules/schedule.ts';
+import { createMetrics, type Metrics } from '../../src/ops/metrics.ts';
+import { scheduleMetricsRecorder } from '../../src/ops/schedule-metrics.ts';
 import { ScheduleError } from '../../src/schedules/schedule-error.ts';
 import { Scheduler } from '../../src/schedules/scheduler.ts';
 import { ServerError } from '../../src/service/errors.ts';
@@ -28,6 +30,8 @@ afterEach(async () => {
 interface InstanceOptions {
   script?: ScriptedAnswer[] | ((input: ChatInput, n: number) => ScriptedAnswer);
   env?: Env;
+  /** Counts the runs, as the bot's /metrics does. */
+  metrics?: Metrics;
 }
 
 function instance(options: InstanceOptions & { start?: string } = {}) {
@@ -40,7 +44,8 @@ function instanceOn<C>(now: () => number, clock: C, options: InstanceOptions = {
   const config = testConfig(options.env);
   const chat = fakeChat(options.script ?? [{ text: 'scripted answer' }]);
   const engine = new ConversationEngine({ config, logger: silentLogger, store, chat: chat.chat, now: () => new Date(now()) });
-  const scheduler = new Scheduler({ store, engine, config, logger: silentLogger, now });
+  const onRun = options.metrics && scheduleMetricsRecorder(options.metrics);
+  const scheduler = new Scheduler({ store, engine, config, logger: silentLogger, now, ...(onRun && { onRun }) });
   const delivery = new FakeDelivery();
   scheduler.attach(delivery);
   opened.push({ scheduler, store });
@@ -133,7 +138,8 @@ describe('Scheduler', () => {
   });
 
   it('reports a failing run once, pauses a schedule failing three times in a row, and posts nothing of a failed run', async () => {
-    const { clock, scheduler, delivery, create } = instance({ script: () => ({ error: new ServerError('boom') }) });
+    const metrics = createMetrics({ defaultMetrics: false });
+    const { clock, scheduler, delivery, create } = instance({ metrics, script: () => ({ error: new ServerError('boom') }) });
     const schedule = await create({ kind: 'prompt', when: 'every day at 9', text: 'news?' });
     for (const day of ['27', '28', '29']) {
       clock.now = at(`2026-11-${day}T08:00:00Z`);
@@ -149,6 +155,8 @@ describe('Scheduler', () => {
     clock.now = at('2026-11-30T08:00:00Z');
     await scheduler.tick();
     expect(delivery.notes).toHaveLength(2);
+    // The paused schedule's Monday is not a run.
+    expect(await metrics.registry.metrics()).toMatch(/^herald_schedule_runs_total\{platform="test",kind="prompt",outcome="failed"\} 3$/m);
 
     // Resumed, it runs again at its next time; a run refused where it posts is a failure told to the creator.
     const resumed = await scheduler.service.resume(schedule.id, alice);
@@ -206,7 +214,8 @@ describe('Scheduler', () => {
   });
 
   it('runs what was missed while down within the grace window once, and skips older ones with a note', async () => {
-    const { clock, scheduler, delivery, create } = instance();
+    const metrics = createMetrics({ defaultMetrics: false });
+    const { clock, scheduler, delivery, create } = instance({ metrics });
     const late = await create({ when: 'in 60 minutes', text: 'late but fine' });
     const daily = await create({ when: 'every day at 18:00', text: 'too late' });
     const lost = await create({ when: 'in 30 minutes', text: 'lost' });
@@ -225,6 +234,10 @@ describe('Scheduler', () => {
     expect((await scheduler.service.list(alice)).map((s) => s.id)).toEqual([daily.id]);
     expect(delivery.posts[0]!.idempotencyKey).toBe(`${late.id}:${late.nextRunAt}`);
     expect(delivery.notes.map((n) => n.scheduleId).sort()).toEqual([daily.id, lost.id].sort());
+    const counted = await metrics.registry.metrics();
+    expect(counted).toContain('herald_schedule_runs_total{platform="test",kind="reminder",outcome="ok"} 1');
+    expect(counted).toContain('herald_schedule_runs_total{platform="test",kind="reminder",outcome="skipped"} 2');
+    expect(counted).not.toContain('outcome="failed"');
   });
 
   it('runs at the next valid minute when clocks go forward, and once when they go back (Berlin, New York)', async () => {
