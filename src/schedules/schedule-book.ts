@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { nextOccurrence, parseWhen } from './parse-when.ts';
 import type { NewSchedule, Schedule, ScheduleActor } from './schedule.ts';
+import type { RunAccess } from './schedule-delivery.ts';
 import { ScheduleError } from './schedule-error.ts';
 import { LIST_LIMIT, type ScheduleRecords } from './schedule-records.ts';
 import type { ScheduleService } from './schedule-service.ts';
@@ -18,6 +19,8 @@ export interface BookDeps {
   now: () => number;
   /** Something became due sooner: the scheduler looks again. */
   wake: () => void;
+  /** The check a run makes where it posts, made at once (undefined when this instance cannot make it). */
+  access: (schedule: Schedule) => Promise<RunAccess | undefined>;
   /** Runs a schedule once now (ScheduleError when this instance cannot). */
   runNow: (schedule: Schedule) => Promise<void>;
 }
@@ -64,6 +67,9 @@ export class ScheduleBook implements ScheduleService {
       failures: 0,
       createdAt,
     };
+    // Refused now rather than at its first run, when nobody is watching.
+    const access = await this.#deps.access(schedule);
+    if (access && !access.allowed) throw new ScheduleError(`I can’t set that up: ${access.reason.replace(/\.$/, '')}.`, 'not_permitted');
     await records.save(schedule);
     this.#deps.wake();
     return schedule;

@@ -3,7 +3,8 @@ import type { ConversationEngine } from '../conversation/engine.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Store, Unsubscribe } from '../store/store.ts';
 import { ScheduleBook } from './schedule-book.ts';
-import type { ScheduleDelivery } from './schedule-delivery.ts';
+import type { Schedule } from './schedule.ts';
+import type { RunAccess, ScheduleDelivery } from './schedule-delivery.ts';
 import { ScheduleRecords } from './schedule-records.ts';
 import { ScheduleRunner, type OccurrenceRun, type RunResult } from './schedule-runner.ts';
 import type { ScheduleService } from './schedule-service.ts';
@@ -30,6 +31,8 @@ export type ScheduleRun = OccurrenceRun & { scheduleId: string; platform: string
 /** Results where this instance did (or began) the run, as opposed to finding it held, done or not its own. */
 const WORKED = new Set<RunResult>(['ran', 'deferred', 'lost']);
 
+/** Longest the check of a new schedule's access may take before it is left to the first run. */
+const ACCESS_CHECK_MS = 10_000;
 /** Runs at once on one instance, at most. */
 const MAX_RUNNING = 4;
 /** Due occurrences read per look. */
@@ -83,6 +86,7 @@ export class Scheduler {
       records: this.#records,
       now: this.#now,
       wake: () => this.#announce(),
+      access: (schedule) => this.#access(schedule),
       runNow: (schedule) => this.#runner.runNow(schedule, this.#stopping.signal),
     });
     this.timezones = new UserTimezones(deps.store, deps.config.timezone);
@@ -232,6 +236,19 @@ export class Scheduler {
       return result;
     } catch (error) {
       this.#deps.logger.error({ err: error, schedule: id }, 'a schedule run failed');
+      return undefined;
+    }
+  }
+
+  /** Whether a run of `schedule` could go ahead now; undefined when its platform is not here or the check failed. */
+  async #access(schedule: Schedule): Promise<RunAccess | undefined> {
+    const delivery = this.#deliveries.get(schedule.platform);
+    if (!delivery) return undefined;
+    try {
+      return await delivery.mayRun(schedule, AbortSignal.timeout(ACCESS_CHECK_MS));
+    } catch (error) {
+      // The platform did not answer: the first run checks again.
+      this.#deps.logger.warn({ err: error, platform: schedule.platform }, 'checking a new schedule’s access failed');
       return undefined;
     }
   }

@@ -161,10 +161,13 @@ describe('Scheduler', () => {
     // Resumed, it runs again at its next time; a run refused where it posts is a failure told to the creator.
     const resumed = await scheduler.service.resume(schedule.id, alice);
     expect(resumed).toMatchObject({ state: 'active', failures: 0, nextRunAt: at('2026-12-01T08:00:00Z') });
-    delivery.access = () => ({ allowed: false, reason: 'you can no longer post in #standup.' });
+    delivery.access = () => ({ allowed: false, reason: 'you cannot post in #standup.' });
     clock.now = at('2026-12-01T08:00:00Z');
     await scheduler.tick();
-    expect(delivery.notes.at(-1)!.text).toMatch(/could not run on Tue, 1 Dec 2026, 09:00 \(Europe\/Berlin\): you can no longer post in #standup\.$/);
+    expect(delivery.notes.at(-1)!.text).toMatch(/could not run on Tue, 1 Dec 2026, 09:00 \(Europe\/Berlin\): you cannot post in #standup\.$/);
+    // The same check refuses a new one at once, stored nowhere.
+    await expect(create({ when: 'in 5 minutes' })).rejects.toThrow(new ScheduleError('I can’t set that up: you cannot post in #standup.', 'not_permitted'));
+    expect((await scheduler.service.list(alice)).map((s) => s.id)).toEqual([schedule.id]);
   });
 
   it('posts what a prompt said before it failed, and tells its creator that it failed', async () => {
