@@ -116,6 +116,11 @@ describe('discord: reminders and schedules', () => {
     const hour = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', minute: '2-digit' }).format(reminder!.nextRunAt!);
     expect(hour).toBe('09:00');
     expect(answer(set).content).toMatch(/09:00 CET, here\./);
+    // An admin reading everyone's sees Bob's time in their own zone (the server's UTC).
+    const inUtc = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', hour: '2-digit', minute: '2-digit' }).format(reminder!.nextRunAt!);
+    const listed = answer(await run('schedule', { all: true }, { subcommand: 'list', userId: h.fake.users.owner.id })).content;
+    expect(listed).toContain(`“coffee” · next `);
+    expect(listed).toContain(`, ${inUtc} UTC · here · by Bob`);
     expect(answer(await run('timezone', { zone: 'Asia/Tokyo', server: true }, { userId: bob.id })).content).toBe(
       'Only administrators can set the server’s time zone.',
     );
