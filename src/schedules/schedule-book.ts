@@ -67,9 +67,7 @@ export class ScheduleBook implements ScheduleService {
       failures: 0,
       createdAt,
     };
-    // Refused now rather than at its first run, when nobody is watching.
-    const access = await this.#deps.access(schedule);
-    if (access && !access.allowed) throw new ScheduleError(`I can’t set that up: ${access.reason.replace(/\.$/, '')}.`, 'not_permitted');
+    await this.#checkAccess(schedule, 'set that up');
     await records.save(schedule);
     this.#deps.wake();
     return schedule;
@@ -90,7 +88,9 @@ export class ScheduleBook implements ScheduleService {
   }
 
   async resume(id: string, actor: ScheduleActor): Promise<Schedule> {
-    const { id: found } = await this.#manageable(id, actor);
+    const schedule = await this.#manageable(id, actor);
+    if (schedule.state === 'paused') await this.#checkAccess(schedule, 'resume it');
+    const { id: found } = schedule;
     const now = this.#deps.now();
     const resumed = await this.#change(found, (s) => {
       if (s.state === 'active') return s;
@@ -110,6 +110,12 @@ export class ScheduleBook implements ScheduleService {
 
   async run(id: string, actor: ScheduleActor): Promise<void> {
     await this.#deps.runNow(await this.#manageable(id, actor));
+  }
+
+  /** Refuses, now rather than at a run nobody watches, a schedule whose run could not go ahead where it posts. */
+  async #checkAccess(schedule: Schedule, doing: string): Promise<void> {
+    const access = await this.#deps.access(schedule);
+    if (access && !access.allowed) throw new ScheduleError(`I can’t ${doing}: ${access.reason.replace(/\.$/, '')}.`, 'not_permitted');
   }
 
   /** The schedule when `actor` may manage it: their own, or any of their workspace's for its admin. */

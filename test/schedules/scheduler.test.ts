@@ -168,6 +168,10 @@ describe('Scheduler', () => {
     // The same check refuses a new one at once, stored nowhere.
     await expect(create({ when: 'in 5 minutes' })).rejects.toThrow(new ScheduleError('I can’t set that up: you cannot post in #standup.', 'not_permitted'));
     expect((await scheduler.service.list(alice)).map((s) => s.id)).toEqual([schedule.id]);
+    await scheduler.service.pause(schedule.id, alice);
+    await expect(scheduler.service.resume(schedule.id, alice)).rejects.toThrow('I can’t resume it: you cannot post in #standup.');
+    delivery.access = () => ({ allowed: true });
+    expect(await scheduler.service.resume(schedule.id, alice)).toMatchObject({ state: 'active' });
   });
 
   it('posts what a prompt said before it failed, and tells its creator that it failed', async () => {
