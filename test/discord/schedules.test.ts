@@ -132,6 +132,9 @@ describe('discord: reminders and schedules', () => {
       'Cleared: times you give me are read in Asia/Tokyo again.',
     );
     await run('timezone', { zone: 'clear', server: true }, { userId: owner.id });
+    expect(answer(await run('timezone', {}, { userId: bob.id })).content).toMatch(
+      /^Your time zone is UTC \(Herald’s default; set yours with \/timezone zone:\); it is .+ there now\.$/,
+    );
     await run('schedule', { id: reminder!.id }, { subcommand: 'delete', userId: bob.id });
   });
 
