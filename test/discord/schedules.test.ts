@@ -170,7 +170,10 @@ describe('discord: reminders and schedules', () => {
     // Set up now, a schedule there is refused at once, and one where Herald cannot post too.
     const refused = answer(await run('schedule', { when: 'every day at 10:00', prompt: 'news?', channel: standup }, { subcommand: 'create' }));
     expect(refused).toMatchObject({ ephemeral: true, content: '⚠️ I can’t set that up: you cannot read and post in #standup.' });
-    const muted = h.fake.addChannel({ name: 'muted', permissionOverwrites: [{ id: h.fake.botUser.id, type: 1, allow: '0', deny: String(1n << 11n) }] }).id;
+    const muted = h.fake.addChannel({
+      name: 'muted',
+      permissionOverwrites: [{ id: h.fake.botUser.id, type: 1, allow: '0', deny: String(1n << 11n) }],
+    }).id;
     expect(answer(await run('remind', { when: 'in 5 minutes', what: 'x' }, { channelId: muted })).content).toBe(
       '⚠️ I can’t set that up: I cannot post in #muted.',
     );

@@ -166,7 +166,9 @@ describe('Scheduler', () => {
     await scheduler.tick();
     expect(delivery.notes.at(-1)!.text).toMatch(/could not run on Tue, 1 Dec 2026, 09:00 \(Europe\/Berlin\): you cannot post in #standup\.$/);
     // The same check refuses a new one at once, stored nowhere.
-    await expect(create({ when: 'in 5 minutes' })).rejects.toThrow(new ScheduleError('I can’t set that up: you cannot post in #standup.', 'not_permitted'));
+    await expect(create({ when: 'in 5 minutes' })).rejects.toThrow(
+      new ScheduleError('I can’t set that up: you cannot post in #standup.', 'not_permitted'),
+    );
     expect((await scheduler.service.list(alice)).map((s) => s.id)).toEqual([schedule.id]);
     await scheduler.service.pause(schedule.id, alice);
     await expect(scheduler.service.resume(schedule.id, alice)).rejects.toThrow('I can’t resume it: you cannot post in #standup.');
