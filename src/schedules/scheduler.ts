@@ -226,10 +226,12 @@ export class Scheduler {
   }
 
   async #run(platform: string, id: string, dueAt: number): Promise<RunResult | undefined> {
+    const lateMs = this.#now() - dueAt;
+    const started = performance.now();
     try {
       const run: ScheduleRun = { scheduleId: id, platform, dueAt, ...(await this.#runner.runOccurrence(platform, id, dueAt, this.#stopping.signal)) };
       const { result, kind, outcome } = run;
-      const line = { schedule: id, platform, kind, dueAt, lateMs: this.#now() - dueAt, result, outcome };
+      const line = { schedule: id, platform, kind, dueAt, lateMs, durationMs: Math.round(performance.now() - started), result, outcome };
       if (WORKED.has(result)) this.#deps.logger.info(line, 'schedule run');
       else this.#deps.logger.debug(line, 'schedule occurrence not run here');
       this.#deps.onRun?.(run);

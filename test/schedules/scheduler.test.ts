@@ -11,6 +11,7 @@ import { ServerError } from '../../src/service/errors.ts';
 import { MemoryStore } from '../../src/store/memory-store.ts';
 import { testConfig } from '../conversation/fake-adapter.ts';
 import { fakeChat, type ScriptedAnswer } from '../conversation/fake-chat.ts';
+import { createLogger } from '../../src/log/logger.ts';
 import { silentLogger } from '../helpers/logger.ts';
 import { channelMessages, MemoryHistory } from '../workspace/memory-history.ts';
 import { FakeDelivery } from './fake-delivery.ts';
@@ -32,6 +33,8 @@ interface InstanceOptions {
   env?: Env;
   /** Counts the runs, as the bot's /metrics does. */
   metrics?: Metrics;
+  /** Where the scheduler's log lines go (silent by default). */
+  log?: Array<Record<string, unknown>>;
 }
 
 function instance(options: InstanceOptions & { start?: string } = {}) {
@@ -45,7 +48,11 @@ function instanceOn<C>(now: () => number, clock: C, options: InstanceOptions = {
   const chat = fakeChat(options.script ?? [{ text: 'scripted answer' }]);
   const engine = new ConversationEngine({ config, logger: silentLogger, store, chat: chat.chat, now: () => new Date(now()) });
   const onRun = options.metrics && scheduleMetricsRecorder(options.metrics);
-  const scheduler = new Scheduler({ store, engine, config, logger: silentLogger, now, ...(onRun && { onRun }) });
+  const { log } = options;
+  const logger = log
+    ? createLogger({ level: 'info', secrets: [], destination: { write: (line: string) => void log.push(JSON.parse(line)) } })
+    : silentLogger;
+  const scheduler = new Scheduler({ store, engine, config, logger, now, ...(onRun && { onRun }) });
   const delivery = new FakeDelivery();
   scheduler.attach(delivery);
   opened.push({ scheduler, store });
@@ -224,7 +231,8 @@ describe('Scheduler', () => {
 
   it('runs what was missed while down within the grace window once, and skips older ones with a note', async () => {
     const metrics = createMetrics({ defaultMetrics: false });
-    const { clock, scheduler, delivery, create } = instance({ metrics });
+    const log: Array<Record<string, unknown>> = [];
+    const { clock, scheduler, delivery, create } = instance({ metrics, log });
     const late = await create({ when: 'in 60 minutes', text: 'late but fine' });
     const daily = await create({ when: 'every day at 18:00', text: 'too late' });
     const lost = await create({ when: 'in 30 minutes', text: 'lost' });
@@ -247,6 +255,16 @@ describe('Scheduler', () => {
     expect(counted).toContain('herald_schedule_runs_total{platform="test",kind="reminder",outcome="ok"} 1');
     expect(counted).toContain('herald_schedule_runs_total{platform="test",kind="reminder",outcome="skipped"} 2');
     expect(counted).not.toContain('outcome="failed"');
+    // One log line per run, with how late it started.
+    const runs = log.filter((line) => line.msg === 'schedule run');
+    expect(runs.map((line) => [line.schedule, line.outcome]).sort()).toEqual(
+      [
+        [late.id, 'ok'],
+        [daily.id, 'skipped'],
+        [lost.id, 'skipped'],
+      ].sort(),
+    );
+    expect(runs.find((line) => line.schedule === late.id)).toMatchObject({ platform: 'test', kind: 'reminder', result: 'ran', lateMs: 5 * MINUTE });
   });
 
   it('runs at the next valid minute when clocks go forward, and once when they go back (Berlin, New York)', async () => {
