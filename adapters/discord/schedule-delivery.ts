@@ -54,6 +54,14 @@ export class DiscordScheduleDelivery implements ScheduleDelivery {
   }
 
   async mayRun(schedule: Schedule): Promise<RunAccess> {
+    const access = await this.#targetAccess(schedule);
+    if (!access.allowed || !schedule.source) return access;
+    const refusal = await this.#sourceRefusal(schedule.source, schedule.creator.id);
+    return refusal ? { allowed: false, reason: refusal } : access;
+  }
+
+  /** Whether the creator and Herald may post where the schedule runs, and what they can read from there. */
+  async #targetAccess(schedule: Schedule): Promise<RunAccess> {
     const { client, core, history } = this.#deps;
     const askerId = schedule.creator.id;
     const guildId = schedule.workspaceId ?? null;
@@ -104,17 +112,26 @@ export class DiscordScheduleDelivery implements ScheduleDelivery {
     }
   }
 
-  /** Why the creator's run may not go ahead in this server channel, or undefined when it may. */
-  async #refusal(channel: GuildBasedChannel, askerId: string): Promise<string | undefined> {
+  /** Why the creator's summary may not read the channel it summarizes, or undefined when it may. */
+  async #sourceRefusal(source: NonNullable<Schedule['source']>, askerId: string): Promise<string | undefined> {
+    const channel = await this.#deps.client.channels.fetch(source.threadId ?? source.channelId, { force: true }).catch(() => null);
+    if (!channel?.isTextBased()) return 'I cannot see the channel it summarizes';
+    return channel.isDMBased() ? undefined : this.#refusal(channel, askerId, 'read');
+  }
+
+  /** Why the creator's run may not post in (or, for a summary's source, read) this server channel, or undefined when it may. */
+  async #refusal(channel: GuildBasedChannel, askerId: string, needs: 'post' | 'read' = 'post'): Promise<string | undefined> {
     const { client, core } = this.#deps;
     const member = await channel.guild.members.fetch({ user: askerId, force: true }).catch(() => undefined);
     if (!member) return `you are not a member of ${channel.guild.name}`;
     const thread = THREADS.has(channel.type);
-    const send = thread ? PermissionFlagsBits.SendMessagesInThreads : PermissionFlagsBits.SendMessages;
+    const send = needs === 'read' ? 0n : thread ? PermissionFlagsBits.SendMessagesInThreads : PermissionFlagsBits.SendMessages;
     const read = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.ReadMessageHistory;
-    if (!channel.permissionsFor(member)?.has(read | send)) return `you cannot read and post in ${label(channel)}`;
+    const yours = needs === 'read' ? 'read' : 'read and post in';
+    if (!channel.permissionsFor(member)?.has(read | send)) return `you cannot ${yours} ${label(channel)}`;
     const me = channel.guild.members.me ?? (await channel.guild.members.fetch(client.user!.id).catch(() => undefined));
-    if (!me || !channel.permissionsFor(me)?.has(PermissionFlagsBits.ViewChannel | send)) return `I cannot post in ${label(channel)}`;
+    const mine = needs === 'read' ? read : PermissionFlagsBits.ViewChannel | send;
+    if (!me || !channel.permissionsFor(me)?.has(mine)) return `I cannot ${needs === 'read' ? 'read' : 'post in'} ${label(channel)}`;
     const parentId = channel.isThread() ? channel.parentId : null;
     const channelIds = parentId ? [channel.id, parentId] : [channel.id];
     if (!isAllowed(core.config.discord?.access, { guildId: channel.guildId, channelIds, roleIds: [...member.roles.cache.keys()] })) {

@@ -37,7 +37,11 @@ export class SlackScheduleDelivery implements ScheduleDelivery {
     const rt = this.#rt;
     const creatorId = schedule.creator.id;
     const place = placeOf(schedule);
-    const refusal = await this.#refusal(creatorId, place);
+    const { source } = schedule;
+    // A summary also reads its source, which Herald and its creator must be in as well.
+    const refusal =
+      (await this.#refusal(creatorId, place)) ??
+      (source && (await this.#refusal(creatorId, { channel: source.channelId, isDirectMessage: source.channelId.startsWith('D') })));
     if (refusal) return { allowed: false, reason: refusal };
     const workspace = rt.history.forQuestion(
       creatorId,

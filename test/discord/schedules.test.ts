@@ -177,6 +177,14 @@ describe('discord: reminders and schedules', () => {
     expect(answer(await run('remind', { when: 'in 5 minutes', what: 'x' }, { channelId: muted })).content).toBe(
       '⚠️ I can’t set that up: I cannot post in #muted.',
     );
+    // A summary of a channel Herald cannot read is refused as well.
+    const hidden = h.fake.addChannel({
+      name: 'hidden',
+      permissionOverwrites: [{ id: h.fake.botUser.id, type: 1, allow: '0', deny: String(1n << 16n) }],
+    }).id;
+    expect(answer(await run('schedule', { when: 'every day at 9:00', summarize: hidden }, { subcommand: 'create' })).content).toBe(
+      '⚠️ I can’t set that up: I cannot read #hidden.',
+    );
     expect((await schedules()).map((s) => s.id)).toEqual([summary!.id]);
     await h.core.scheduler.service.delete(summary!.id, { platform: 'discord', workspaceId: h.fake.guild.id, userId: alice.id, isAdmin: false });
   });

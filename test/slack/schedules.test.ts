@@ -135,6 +135,9 @@ describe('slack: reminders and schedules', () => {
     expect(await command('/herald-remind', 'in 10 minutes --what="x"', quiet)).toMatch(
       /^⚠️ I can’t set that up: I am not in #quiet \(invite me with `\/invite @\w+`\)\.$/,
     );
+    expect(await command('/herald-schedule', `create every day at 9:00 --summarize=<#${quiet}|quiet>`)).toMatch(
+      /^⚠️ I can’t set that up: I am not in #quiet \(invite me with `\/invite @\w+`\)\.$/,
+    );
     expect(await schedules()).toEqual([]);
   });
 
