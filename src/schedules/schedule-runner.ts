@@ -127,7 +127,7 @@ export class ScheduleRunner {
     return true;
   }
 
-  /** Runs a schedule once now, outside its timetable; a failure is told to its creator, the timetable stays. */
+  /** Runs a schedule once now, outside its timetable (which stays); a ScheduleError says why it could not. */
   async runNow(schedule: Schedule, signal: AbortSignal): Promise<void> {
     const { store, leaseMs, logger } = this.#deps;
     const delivery = this.#deps.deliveryFor(schedule.platform);
@@ -139,7 +139,10 @@ export class ScheduleRunner {
     try {
       const now = this.#deps.now();
       const outcome = await this.#perform(schedule, now, `${schedule.id}:now:${now}`, delivery, lease.signal);
-      if (outcome.kind === 'failed' || outcome.kind === 'limited') await this.#notify(delivery, schedule, failedNote(schedule, now, outcome.reason));
+      // Told to whoever ran it, who is waiting for the answer, rather than to its creator later.
+      if (outcome.kind === 'failed' || outcome.kind === 'limited') {
+        throw new ScheduleError(`It could not run: ${outcome.reason.replace(/\.$/, '')}.`, 'unavailable');
+      }
     } finally {
       await lease.end(logger);
     }

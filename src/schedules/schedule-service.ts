@@ -16,6 +16,6 @@ export interface ScheduleService {
   resume(id: string, actor: ScheduleActor): Promise<Schedule>;
   /** Returns the schedule deleted. */
   delete(id: string, actor: ScheduleActor): Promise<Schedule>;
-  /** Runs it once now, outside its timetable (its next occurrence stays). */
+  /** Runs it once now, outside its timetable (its next occurrence stays); refuses with why when it could not run. */
   run(id: string, actor: ScheduleActor): Promise<void>;
 }

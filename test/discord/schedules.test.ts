@@ -177,6 +177,11 @@ describe('discord: reminders and schedules', () => {
     expect(answer(await run('remind', { when: 'in 5 minutes', what: 'x' }, { channelId: muted })).content).toBe(
       '⚠️ I can’t set that up: I cannot post in #muted.',
     );
+    // Run by hand, it says why it cannot rather than that it ran.
+    const ranByHand = await run('schedule', { id: summary!.id }, { subcommand: 'run' });
+    expect(h.fake.message(ranByHand.followupIds.at(-1) ?? ranByHand.originalMessageId!)!.content).toBe(
+      '⚠️ It could not run: you cannot read and post in #standup.',
+    );
     // A summary of a channel Herald cannot read is refused as well.
     const hidden = h.fake.addChannel({
       name: 'hidden',
