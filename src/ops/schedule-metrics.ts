@@ -1,4 +1,4 @@
-import type { ScheduleRun } from '../schedules/scheduler.ts';
+import { ranHere, type ScheduleRun } from '../schedules/scheduler.ts';
 import type { Metrics } from './metrics.ts';
 
 /**
@@ -6,8 +6,7 @@ import type { Metrics } from './metrics.ts';
  * not end (deferred by a limit, lost to a shutdown); occurrences found held elsewhere or already done are not runs.
  */
 export function scheduleMetricsRecorder(metrics: Metrics): (run: ScheduleRun) => void {
-  return ({ platform, kind, result, outcome }) => {
-    if (kind === undefined || result === 'held' || result === 'stale' || result === 'elsewhere') return;
-    metrics.scheduleRuns.inc({ platform, kind, outcome: outcome ?? result });
+  return (run) => {
+    if (ranHere(run)) metrics.scheduleRuns.inc({ platform: run.platform, kind: run.kind, outcome: run.outcome ?? run.result });
   };
 }

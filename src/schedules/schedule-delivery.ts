@@ -40,7 +40,7 @@ export interface ScheduleDelivery {
   readonly idempotentPosts: boolean;
   /**
    * Checked when a schedule is set up and again before every run: the creator may read and post at the target, and
-   * Herald may post there.
+   * Herald may post there; for a summary, both may read its source.
    */
   mayRun(schedule: Schedule, signal: AbortSignal): Promise<RunAccess>;
   /** Posts a run at the schedule's target; resolves once all of it is posted. */

@@ -3,7 +3,7 @@ import type { ConversationEngine } from '../conversation/engine.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Store, Unsubscribe } from '../store/store.ts';
 import { ScheduleBook } from './schedule-book.ts';
-import type { Schedule } from './schedule.ts';
+import type { Schedule, ScheduleKind } from './schedule.ts';
 import type { RunAccess, ScheduleDelivery } from './schedule-delivery.ts';
 import { ScheduleRecords } from './schedule-records.ts';
 import { ScheduleRunner, type OccurrenceRun, type RunResult } from './schedule-runner.ts';
@@ -28,8 +28,10 @@ export interface SchedulerDeps {
 /** An occurrence this instance took up, and what became of it. */
 export type ScheduleRun = OccurrenceRun & { scheduleId: string; platform: string; dueAt: number };
 
-/** Results where this instance did (or began) the run, as opposed to finding it held, done or not its own. */
-const WORKED = new Set<RunResult>(['ran', 'deferred', 'lost']);
+/** Whether this instance did (or began) the run, as opposed to finding it held elsewhere, done or not its own. */
+export function ranHere(run: ScheduleRun): run is ScheduleRun & { kind: ScheduleKind } {
+  return run.kind !== undefined && (run.result === 'ran' || run.result === 'deferred' || run.result === 'lost');
+}
 
 /** Longest the check of a new schedule's access may take before it is left to the first run. */
 const ACCESS_CHECK_MS = 10_000;
@@ -232,7 +234,7 @@ export class Scheduler {
       const run: ScheduleRun = { scheduleId: id, platform, dueAt, ...(await this.#runner.runOccurrence(platform, id, dueAt, this.#stopping.signal)) };
       const { result, kind, outcome } = run;
       const line = { schedule: id, platform, kind, dueAt, lateMs, durationMs: Math.round(performance.now() - started), result, outcome };
-      if (WORKED.has(result)) this.#deps.logger.info(line, 'schedule run');
+      if (ranHere(run)) this.#deps.logger.info(line, 'schedule run');
       else this.#deps.logger.debug(line, 'schedule occurrence not run here');
       this.#deps.onRun?.(run);
       return result;
