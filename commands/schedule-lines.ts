@@ -57,27 +57,32 @@ function placeOf(target: ScheduleTarget, ctx: Here): string {
   return `in <#${id}>`;
 }
 
-/** When it runs next: the next occurrence in the creator's zone, or that it is paused. */
-function nextOf(schedule: Schedule): string {
+/** When it runs next, read in `zone`: the next occurrence, or that it is paused. */
+function nextOf(schedule: Schedule, zone: string): string {
   if (schedule.state === 'paused') return 'paused';
-  return schedule.nextRunAt === null ? 'done' : `next ${instantIn(schedule.nextRunAt, schedule.timezone)}`;
+  return schedule.nextRunAt === null ? 'done' : `next ${instantIn(schedule.nextRunAt, zone)}`;
 }
 
 const KIND_MARK: Record<Schedule['kind'], string> = { reminder: '⏰', prompt: '💬', summary: '📰' };
 const TEXT_CHARS = 80;
 
-/** One schedule in a list: its id to name it by, what, when and where. */
-export function scheduleLine(schedule: Schedule, ctx: InvocationContext): string {
+/**
+ * One schedule in a list: its id to name it by, what, when and where. Its next time is read in `zone`, the viewer's;
+ * a timetable set in another zone says which.
+ */
+export function scheduleLine(schedule: Schedule, ctx: InvocationContext, zone: string): string {
   const text = schedule.text.length > TEXT_CHARS ? `${schedule.text.slice(0, TEXT_CHARS - 1)}…` : schedule.text;
   const what =
     schedule.kind === 'summary' && schedule.source ? `summary of <#${schedule.source.threadId ?? schedule.source.channelId}>` : `“${text}”`;
   const owner = schedule.creator.id === ctx.user.id ? '' : ` · by ${schedule.creator.displayName}`;
-  const recurring = schedule.timing.type === 'recurring' ? `${schedule.when} · ` : '';
-  return `\`${schedule.id}\` ${KIND_MARK[schedule.kind]} ${what} · ${recurring}${nextOf(schedule)} · ${placeOf(schedule.target, ctx)}${owner}`;
+  const elsewhere = schedule.timezone === zone ? '' : ` (${schedule.timezone})`;
+  const recurring = schedule.timing.type === 'recurring' ? `${schedule.when}${elsewhere} · ` : '';
+  return `\`${schedule.id}\` ${KIND_MARK[schedule.kind]} ${what} · ${recurring}${nextOf(schedule, zone)} · ${placeOf(schedule.target, ctx)}${owner}`;
 }
 
-/** What a user is told once a schedule is set: when it runs, where, and the id to pause or delete it by. */
+/** What a user is told once a schedule is set: when it runs (in their zone, the one it was set in), where, and its id. */
 export function confirmation(schedule: Schedule, ctx: Here): string {
-  const when = schedule.timing.type === 'recurring' ? `${schedule.when}, ${nextOf(schedule)}` : nextOf(schedule).replace(/^next /, '');
+  const next = nextOf(schedule, schedule.timezone);
+  const when = schedule.timing.type === 'recurring' ? `${schedule.when}, ${next}` : next.replace(/^next /, '');
   return `${KIND_MARK[schedule.kind]} Set: ${when}, ${placeOf(schedule.target, ctx)}. Its id is \`${schedule.id}\` (to pause or delete it).`;
 }

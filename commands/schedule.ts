@@ -41,10 +41,12 @@ async function create(ctx: CommandContext, services: CommandServices): Promise<v
 async function list(ctx: CommandContext, services: CommandServices): Promise<void> {
   const all = booleanOption(ctx, 'all') ?? false;
   if (all && !ctx.user.isAdmin) return ctx.reply('Only administrators can list everyone’s schedules.', { ephemeral: true });
-  const schedules = await scheduling(services).schedules.list(actorOf(ctx), { all });
+  const { schedules: service, timezones } = scheduling(services);
+  const schedules = await service.list(actorOf(ctx), { all });
   if (schedules.length === 0)
     return ctx.reply(all ? 'There are no schedules here.' : 'You have no reminders or schedules here.', { ephemeral: true });
-  const lines = schedules.slice(0, LISTED).map((schedule) => `• ${scheduleLine(schedule, ctx)}`);
+  const zone = await zoneOf(ctx, timezones);
+  const lines = schedules.slice(0, LISTED).map((schedule) => `• ${scheduleLine(schedule, ctx, zone)}`);
   if (schedules.length > LISTED) lines.push(`… and ${schedules.length - LISTED} more.`);
   await ctx.reply(lines.join('\n'), { ephemeral: true });
 }
@@ -57,8 +59,9 @@ function idOf(ctx: CommandContext): string {
 }
 
 async function change(ctx: CommandContext, services: CommandServices, action: keyof typeof DONE): Promise<void> {
-  const schedule = await scheduling(services).schedules[action](idOf(ctx), actorOf(ctx));
-  await ctx.reply(`${DONE[action]}: ${scheduleLine(schedule, ctx)}`, { ephemeral: true });
+  const { schedules, timezones } = scheduling(services);
+  const schedule = await schedules[action](idOf(ctx), actorOf(ctx));
+  await ctx.reply(`${DONE[action]}: ${scheduleLine(schedule, ctx, await zoneOf(ctx, timezones))}`, { ephemeral: true });
 }
 
 /** Runs a schedule once now, where it posts (its timetable stays); answered once the run is over. */

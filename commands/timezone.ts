@@ -50,7 +50,8 @@ export const timezone: CommandDefinition = {
     }
     const zone = await zoneOf(ctx, timezones);
     const own = await timezones.userZone(ctx.platform, ctx.user.id);
-    const source = own ? 'your own choice' : 'the server’s; set yours with /timezone zone:';
+    const server = ctx.workspaceId === undefined ? undefined : await timezones.workspaceZone(ctx.platform, ctx.workspaceId);
+    const source = own ? 'your own choice' : `${server ? 'the server’s' : 'Herald’s default'}; set yours with /timezone zone:`;
     await ctx.reply(`Your time zone is ${zone} (${source}); it is ${instantIn(Date.now(), zone)} there now.`, { ephemeral: true });
   },
 };

@@ -8,6 +8,7 @@ import type { McpHub } from './mcp/mcp-hub.ts';
 import type { Metrics } from './ops/metrics.ts';
 import { mcpMetricsRecorder } from './ops/mcp-metrics.ts';
 import { replyMetricsRecorder } from './ops/reply-metrics.ts';
+import { scheduleMetricsRecorder } from './ops/schedule-metrics.ts';
 import { createServiceClient } from './service/client.ts';
 import type { ServiceClient } from './service/client.ts';
 import { Scheduler } from './schedules/scheduler.ts';
@@ -56,7 +57,14 @@ export async function createCore(config: Config, logger: Logger, options: CoreOp
       recordMcpCall: mcpMetricsRecorder(metrics),
     }),
   });
-  const scheduler = new Scheduler({ store, engine, config, logger, ...(options.now && { now: options.now }) });
+  const scheduler = new Scheduler({
+    store,
+    engine,
+    config,
+    logger,
+    ...(options.now && { now: options.now }),
+    ...(metrics && { onRun: scheduleMetricsRecorder(metrics) }),
+  });
   return {
     config,
     logger,

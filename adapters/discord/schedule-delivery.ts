@@ -41,7 +41,8 @@ function label(channel: GuildBasedChannel): string {
  * Schedules on Discord: a run posts in the channel or thread it was set in (a reminder mentioning its creator and
  * nobody else) or in the creator's DMs, each message with a nonce derived from the occurrence and `enforce_nonce`,
  * so a run retried after a crash posts once. Before each run the creator must still be a member who may read and
- * post there, Herald must be able to post, and the operator's lists must allow it.
+ * post there, Herald must be able to post, and the operator's lists must allow it; the same check refuses a
+ * schedule that could not run when it is set.
  */
 export class DiscordScheduleDelivery implements ScheduleDelivery {
   readonly platform = 'discord';
@@ -53,12 +54,20 @@ export class DiscordScheduleDelivery implements ScheduleDelivery {
   }
 
   async mayRun(schedule: Schedule): Promise<RunAccess> {
+    const access = await this.#targetAccess(schedule);
+    if (!access.allowed || !schedule.source) return access;
+    const refusal = await this.#sourceRefusal(schedule.source, schedule.creator.id);
+    return refusal ? { allowed: false, reason: refusal } : access;
+  }
+
+  /** Whether the creator and Herald may post where the schedule runs, and what they can read from there. */
+  async #targetAccess(schedule: Schedule): Promise<RunAccess> {
     const { client, core, history } = this.#deps;
     const askerId = schedule.creator.id;
     const guildId = schedule.workspaceId ?? null;
     if (schedule.target.type === 'direct') {
       const dm = await client.users.createDM(askerId).catch(() => null);
-      if (!dm) return { allowed: false, reason: 'I can no longer send you direct messages.' };
+      if (!dm) return { allowed: false, reason: 'I cannot send you direct messages' };
       return {
         allowed: true,
         workspace: askerWorkspace({ client, askerId, channelId: dm.id, channel: dm, guildId, isDirectMessage: true }, core, history),
@@ -67,7 +76,7 @@ export class DiscordScheduleDelivery implements ScheduleDelivery {
     const channelId = schedule.target.threadId ?? schedule.target.channelId;
     // Fetched afresh, as is the creator: permissions may have changed since the schedule was set.
     const channel = await client.channels.fetch(channelId, { force: true }).catch(() => null);
-    if (!channel?.isTextBased() || !channel.isSendable()) return { allowed: false, reason: 'I can no longer see the channel it posts in.' };
+    if (!channel?.isTextBased() || !channel.isSendable()) return { allowed: false, reason: 'I cannot see the channel it posts in' };
     if (!channel.isDMBased()) {
       const refusal = await this.#refusal(channel, askerId);
       if (refusal) return { allowed: false, reason: refusal };
@@ -103,17 +112,26 @@ export class DiscordScheduleDelivery implements ScheduleDelivery {
     }
   }
 
-  /** Why the creator's run may not go ahead in this server channel, or undefined when it may. */
-  async #refusal(channel: GuildBasedChannel, askerId: string): Promise<string | undefined> {
+  /** Why the creator's summary may not read the channel it summarizes, or undefined when it may. */
+  async #sourceRefusal(source: NonNullable<Schedule['source']>, askerId: string): Promise<string | undefined> {
+    const channel = await this.#deps.client.channels.fetch(source.threadId ?? source.channelId, { force: true }).catch(() => null);
+    if (!channel?.isTextBased()) return 'I cannot see the channel it summarizes';
+    return channel.isDMBased() ? undefined : this.#refusal(channel, askerId, 'read');
+  }
+
+  /** Why the creator's run may not post in (or, for a summary's source, read) this server channel, or undefined when it may. */
+  async #refusal(channel: GuildBasedChannel, askerId: string, needs: 'post' | 'read' = 'post'): Promise<string | undefined> {
     const { client, core } = this.#deps;
     const member = await channel.guild.members.fetch({ user: askerId, force: true }).catch(() => undefined);
-    if (!member) return `you are no longer a member of ${channel.guild.name}`;
+    if (!member) return `you are not a member of ${channel.guild.name}`;
     const thread = THREADS.has(channel.type);
-    const send = thread ? PermissionFlagsBits.SendMessagesInThreads : PermissionFlagsBits.SendMessages;
+    const send = needs === 'read' ? 0n : thread ? PermissionFlagsBits.SendMessagesInThreads : PermissionFlagsBits.SendMessages;
     const read = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.ReadMessageHistory;
-    if (!channel.permissionsFor(member)?.has(read | send)) return `you can no longer read and post in ${label(channel)}`;
+    const yours = needs === 'read' ? 'read' : 'read and post in';
+    if (!channel.permissionsFor(member)?.has(read | send)) return `you cannot ${yours} ${label(channel)}`;
     const me = channel.guild.members.me ?? (await channel.guild.members.fetch(client.user!.id).catch(() => undefined));
-    if (!me || !channel.permissionsFor(me)?.has(PermissionFlagsBits.ViewChannel | send)) return `I can no longer post in ${label(channel)}`;
+    const mine = needs === 'read' ? read : PermissionFlagsBits.ViewChannel | send;
+    if (!me || !channel.permissionsFor(me)?.has(mine)) return `I cannot ${needs === 'read' ? 'read' : 'post in'} ${label(channel)}`;
     const parentId = channel.isThread() ? channel.parentId : null;
     const channelIds = parentId ? [channel.id, parentId] : [channel.id];
     if (!isAllowed(core.config.discord?.access, { guildId: channel.guildId, channelIds, roleIds: [...member.roles.cache.keys()] })) {

@@ -21,8 +21,8 @@ function placeOf(schedule: Schedule): { channel: string; threadTs?: string; isDi
 /**
  * Schedules on Slack: a run posts in the conversation (and thread) it was set in, a reminder mentioning its creator
  * and nobody else, or in the creator's DM with Herald. Slack has no idempotency key for posts, so the scheduler
- * reports a run interrupted mid-post instead of repeating it. Before each run Herald must still be in the
- * conversation and the creator an active member of it.
+ * reports a run interrupted mid-post instead of repeating it. When it is set, and again before each run, Herald must
+ * be in the conversation and the creator an active member of it.
  */
 export class SlackScheduleDelivery implements ScheduleDelivery {
   readonly platform = 'slack';
@@ -37,7 +37,11 @@ export class SlackScheduleDelivery implements ScheduleDelivery {
     const rt = this.#rt;
     const creatorId = schedule.creator.id;
     const place = placeOf(schedule);
-    const refusal = await this.#refusal(creatorId, place);
+    const { source } = schedule;
+    // A summary also reads its source, which Herald and its creator must be in as well.
+    const refusal =
+      (await this.#refusal(creatorId, place)) ??
+      (source && (await this.#refusal(creatorId, { channel: source.channelId, isDirectMessage: source.channelId.startsWith('D') })));
     if (refusal) return { allowed: false, reason: refusal };
     const workspace = rt.history.forQuestion(
       creatorId,
@@ -83,7 +87,7 @@ export class SlackScheduleDelivery implements ScheduleDelivery {
   async #refusal(creatorId: string, place: { channel: string; isDirectMessage: boolean }): Promise<string | undefined> {
     const { api } = this.#rt;
     const user = (await api.call('users.info', undefined, (c) => c.users.info({ user: creatorId }))).user as { deleted?: boolean } | undefined;
-    if (!user || user.deleted) return 'your account is no longer active';
+    if (!user || user.deleted) return 'your account is not active';
     if (place.isDirectMessage) return undefined;
     let facts: Facts | undefined;
     try {
@@ -92,9 +96,9 @@ export class SlackScheduleDelivery implements ScheduleDelivery {
       if (!GONE.has(slackErrorCode(error) ?? '')) throw error;
     }
     const name = facts?.name ? `#${facts.name}` : 'that channel';
-    if (!facts || facts.is_member === false) return `I am not in ${name} (invite me with /invite)`;
+    if (!facts || facts.is_member === false) return `I am not in ${name} (invite me with \`/invite @${this.#rt.identity.botName ?? 'Herald'}\`)`;
     if (facts.is_archived) return `${name} was archived`;
-    if (!(await isMember(api, api.client, place.channel, creatorId))) return `you are no longer in ${name}`;
+    if (!(await isMember(api, api.client, place.channel, creatorId))) return `you are not in ${name}`;
     return undefined;
   }
 }

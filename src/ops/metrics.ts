@@ -50,6 +50,8 @@ export interface Metrics {
   /** MCP tool calls, by server, tool (its own name) and outcome (ok, error, timeout). */
   mcpToolCalls: CounterHandle<{ server: string; tool: string; outcome: string }>;
   mcpToolSeconds: HistogramHandle<{ server: string; tool: string }>;
+  /** Schedule runs on this instance, by platform, kind (reminder, prompt, summary) and outcome (ok, failed, skipped…). */
+  scheduleRuns: CounterHandle<{ platform: string; kind: string; outcome: string }>;
 }
 
 export interface MetricsOptions {
@@ -151,6 +153,12 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       help: 'Seconds an MCP tool call took, by server and tool.',
       labelNames: ['server', 'tool'] as const,
       buckets: TOOL_BUCKETS,
+      registers,
+    }),
+    scheduleRuns: new Counter({
+      name: name('schedule_runs_total'),
+      help: 'Schedule runs, by platform, kind and outcome (ok, failed, skipped, interrupted, deferred, lost).',
+      labelNames: ['platform', 'kind', 'outcome'] as const,
       registers,
     }),
   };

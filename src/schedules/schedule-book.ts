@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { nextOccurrence, parseWhen } from './parse-when.ts';
 import type { NewSchedule, Schedule, ScheduleActor } from './schedule.ts';
+import type { RunAccess } from './schedule-delivery.ts';
 import { ScheduleError } from './schedule-error.ts';
 import { LIST_LIMIT, type ScheduleRecords } from './schedule-records.ts';
 import type { ScheduleService } from './schedule-service.ts';
@@ -18,6 +19,8 @@ export interface BookDeps {
   now: () => number;
   /** Something became due sooner: the scheduler looks again. */
   wake: () => void;
+  /** The check a run makes where it posts, made at once (undefined when this instance cannot make it). */
+  access: (schedule: Schedule) => Promise<RunAccess | undefined>;
   /** Runs a schedule once now (ScheduleError when this instance cannot). */
   runNow: (schedule: Schedule) => Promise<void>;
 }
@@ -64,6 +67,7 @@ export class ScheduleBook implements ScheduleService {
       failures: 0,
       createdAt,
     };
+    await this.#checkAccess(schedule, 'set that up');
     await records.save(schedule);
     this.#deps.wake();
     return schedule;
@@ -84,7 +88,9 @@ export class ScheduleBook implements ScheduleService {
   }
 
   async resume(id: string, actor: ScheduleActor): Promise<Schedule> {
-    const { id: found } = await this.#manageable(id, actor);
+    const schedule = await this.#manageable(id, actor);
+    if (schedule.state === 'paused') await this.#checkAccess(schedule, 'resume it');
+    const { id: found } = schedule;
     const now = this.#deps.now();
     const resumed = await this.#change(found, (s) => {
       if (s.state === 'active') return s;
@@ -104,6 +110,12 @@ export class ScheduleBook implements ScheduleService {
 
   async run(id: string, actor: ScheduleActor): Promise<void> {
     await this.#deps.runNow(await this.#manageable(id, actor));
+  }
+
+  /** Refuses, now rather than at a run nobody watches, a schedule whose run could not go ahead where it posts. */
+  async #checkAccess(schedule: Schedule, doing: string): Promise<void> {
+    const access = await this.#deps.access(schedule);
+    if (access && !access.allowed) throw new ScheduleError(`I can’t ${doing}: ${access.reason.replace(/\.$/, '')}.`, 'not_permitted');
   }
 
   /** The schedule when `actor` may manage it: their own, or any of their workspace's for its admin. */

@@ -9,7 +9,7 @@ export type RunAccess =
       /** What the creator and Herald can read from the target: a summary reads its source through it. */
       workspace?: WorkspaceHistory;
     }
-  /** `reason` is told to the creator, e.g. "you can no longer post in #standup". */
+  /** `reason` is told to the creator, when setting it up and at a refused run: "you cannot post in #standup". */
   | { allowed: false; reason: string };
 
 /**
@@ -38,7 +38,10 @@ export interface ScheduleDelivery {
    * false (Slack), a run found interrupted mid-post after a crash is reported to its creator instead of repeated.
    */
   readonly idempotentPosts: boolean;
-  /** Rechecked before every run: the creator may still read and post at the target, and Herald may post there. */
+  /**
+   * Checked when a schedule is set up and again before every run: the creator may read and post at the target, and
+   * Herald may post there; for a summary, both may read its source.
+   */
   mayRun(schedule: Schedule, signal: AbortSignal): Promise<RunAccess>;
   /** Posts a run at the schedule's target; resolves once all of it is posted. */
   post(schedule: Schedule, post: ScheduledPost, options: PostOptions): Promise<void>;

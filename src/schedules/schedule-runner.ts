@@ -8,7 +8,7 @@ import { MAX_SUMMARY_MESSAGES, summaryTask } from '../workspace/summarize.ts';
 import type { WorkspaceHistory } from '../workspace/workspace-history.ts';
 import { OccurrenceLease } from './occurrence-lease.ts';
 import { nextOccurrence, previousOccurrence } from './parse-when.ts';
-import type { Schedule } from './schedule.ts';
+import type { Schedule, ScheduleKind } from './schedule.ts';
 import type { ScheduleDelivery } from './schedule-delivery.ts';
 import { ScheduleError } from './schedule-error.ts';
 import { failedNote, interruptedNote, pausedNote, skippedNote } from './schedule-notes.ts';
@@ -46,6 +46,16 @@ export interface RunnerDeps {
  */
 export type RunResult = 'ran' | 'held' | 'stale' | 'lost' | 'elsewhere' | 'deferred';
 
+/** How a run that went ahead ended: posted, refused or failed, skipped for lateness, or found interrupted mid-post. */
+export type RunOutcome = 'ok' | 'failed' | 'skipped' | 'interrupted';
+
+/** One occurrence taken up: its result, its schedule's kind once found, and for a run that went ahead, its outcome. */
+export interface OccurrenceRun {
+  result: RunResult;
+  kind?: ScheduleKind;
+  outcome?: RunOutcome;
+}
+
 type Outcome =
   | { kind: 'ok' }
   | { kind: 'failed'; reason: string }
@@ -69,38 +79,38 @@ export class ScheduleRunner {
   }
 
   /** Runs the occurrence of `platform`'s schedule `id` due at `dueAt`, unless it is not due then any more or another instance has it. */
-  async runOccurrence(platform: string, id: string, dueAt: number, signal: AbortSignal): Promise<RunResult> {
+  async runOccurrence(platform: string, id: string, dueAt: number, signal: AbortSignal): Promise<OccurrenceRun> {
     const { store, records, leaseMs, logger } = this.#deps;
     const schedule = await records.get(id);
     if (!schedule) {
       await records.forgetDue(platform, id);
-      return 'stale';
+      return { result: 'stale' };
     }
-    if (schedule.state !== 'active' || schedule.nextRunAt !== dueAt) return 'stale';
+    const { kind } = schedule;
+    if (schedule.state !== 'active' || schedule.nextRunAt !== dueAt) return { result: 'stale', kind };
     const delivery = this.#deps.deliveryFor(schedule.platform);
-    if (!delivery) return 'elsewhere';
+    if (!delivery) return { result: 'elsewhere', kind };
     const occurrence = `${id}:${dueAt}`;
-    if (await this.#finishedElsewhere(schedule, dueAt, occurrence)) return 'stale';
+    if (await this.#finishedElsewhere(schedule, dueAt, occurrence)) return { result: 'stale', kind };
     const claim = `schedule-claim:${occurrence}`;
     const token = await store.acquireLock(claim, leaseMs);
-    if (token === null) return 'held';
+    if (token === null) return { result: 'held', kind };
     const lease = new OccurrenceLease(store, claim, token, leaseMs, { logger, signal });
     try {
       // Between the first look and the claim, another instance may have finished it, or someone paused or deleted it.
-      if (await this.#finishedElsewhere(schedule, dueAt, occurrence)) return 'stale';
+      if (await this.#finishedElsewhere(schedule, dueAt, occurrence)) return { result: 'stale', kind };
       const current = await records.get(id);
-      if (current?.state !== 'active' || current.nextRunAt !== dueAt) return 'stale';
+      if (current?.state !== 'active' || current.nextRunAt !== dueAt) return { result: 'stale', kind };
       let outcome = await this.#perform(current, dueAt, occurrence, delivery, lease.signal);
       // Stopped (shutdown) or taken over: the occurrence stays for whoever runs it next, with the same key.
-      if (lease.signal.aborted) return 'lost';
+      if (lease.signal.aborted) return { result: 'lost', kind };
       if (outcome.kind === 'limited') {
-        if (this.#deps.now() + outcome.retryAfterMs - dueAt <= this.#deps.graceMs) return 'deferred';
+        if (this.#deps.now() + outcome.retryAfterMs - dueAt <= this.#deps.graceMs) return { result: 'deferred', kind };
         outcome = { kind: 'failed', reason: outcome.reason };
       }
-      logger.info({ schedule: id, platform: schedule.platform, kind: schedule.kind, dueAt, outcome: outcome.kind }, 'schedule ran');
       await store.set(outcomeKey(occurrence), outcome.kind, OUTCOME_TTL_MS);
       await this.#moveOn(current, dueAt, outcome, delivery);
-      return 'ran';
+      return { result: 'ran', kind, outcome: outcome.kind };
     } finally {
       await lease.end(logger);
     }
@@ -117,7 +127,7 @@ export class ScheduleRunner {
     return true;
   }
 
-  /** Runs a schedule once now, outside its timetable; a failure is told to its creator, the timetable stays. */
+  /** Runs a schedule once now, outside its timetable (which stays); a ScheduleError says why it could not. */
   async runNow(schedule: Schedule, signal: AbortSignal): Promise<void> {
     const { store, leaseMs, logger } = this.#deps;
     const delivery = this.#deps.deliveryFor(schedule.platform);
@@ -129,7 +139,10 @@ export class ScheduleRunner {
     try {
       const now = this.#deps.now();
       const outcome = await this.#perform(schedule, now, `${schedule.id}:now:${now}`, delivery, lease.signal);
-      if (outcome.kind === 'failed' || outcome.kind === 'limited') await this.#notify(delivery, schedule, failedNote(schedule, now, outcome.reason));
+      // Told to whoever ran it, who is waiting for the answer, rather than to its creator later.
+      if (outcome.kind === 'failed' || outcome.kind === 'limited') {
+        throw new ScheduleError(`It could not run: ${outcome.reason.replace(/\.$/, '')}.`, 'unavailable');
+      }
     } finally {
       await lease.end(logger);
     }

@@ -3,9 +3,10 @@ import type { ConversationEngine } from '../conversation/engine.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Store, Unsubscribe } from '../store/store.ts';
 import { ScheduleBook } from './schedule-book.ts';
-import type { ScheduleDelivery } from './schedule-delivery.ts';
+import type { Schedule, ScheduleKind } from './schedule.ts';
+import type { RunAccess, ScheduleDelivery } from './schedule-delivery.ts';
 import { ScheduleRecords } from './schedule-records.ts';
-import { ScheduleRunner, type RunResult } from './schedule-runner.ts';
+import { ScheduleRunner, type OccurrenceRun, type RunResult } from './schedule-runner.ts';
 import type { ScheduleService } from './schedule-service.ts';
 import { UserTimezones } from './user-timezones.ts';
 
@@ -21,9 +22,19 @@ export interface SchedulerDeps {
   /** The longest the loop sleeps before looking at the due index again, whatever it expects (default 30 s). */
   pollMs?: number;
   /** Told what became of every occurrence this instance took up (metrics, tests). */
-  onRun?: (run: { scheduleId: string; dueAt: number; result: RunResult }) => void;
+  onRun?: (run: ScheduleRun) => void;
 }
 
+/** An occurrence this instance took up, and what became of it. */
+export type ScheduleRun = OccurrenceRun & { scheduleId: string; platform: string; dueAt: number };
+
+/** Whether this instance did (or began) the run, as opposed to finding it held elsewhere, done or not its own. */
+export function ranHere(run: ScheduleRun): run is ScheduleRun & { kind: ScheduleKind } {
+  return run.kind !== undefined && (run.result === 'ran' || run.result === 'deferred' || run.result === 'lost');
+}
+
+/** Longest the check of a new schedule's access may take before it is left to the first run. */
+const ACCESS_CHECK_MS = 10_000;
 /** Runs at once on one instance, at most. */
 const MAX_RUNNING = 4;
 /** Due occurrences read per look. */
@@ -77,6 +88,7 @@ export class Scheduler {
       records: this.#records,
       now: this.#now,
       wake: () => this.#announce(),
+      access: (schedule) => this.#access(schedule),
       runNow: (schedule) => this.#runner.runNow(schedule, this.#stopping.signal),
     });
     this.timezones = new UserTimezones(deps.store, deps.config.timezone);
@@ -216,13 +228,31 @@ export class Scheduler {
   }
 
   async #run(platform: string, id: string, dueAt: number): Promise<RunResult | undefined> {
+    const lateMs = this.#now() - dueAt;
+    const started = performance.now();
     try {
-      const result = await this.#runner.runOccurrence(platform, id, dueAt, this.#stopping.signal);
-      this.#deps.logger.debug({ schedule: id, dueAt, result }, 'schedule occurrence');
-      this.#deps.onRun?.({ scheduleId: id, dueAt, result });
+      const run: ScheduleRun = { scheduleId: id, platform, dueAt, ...(await this.#runner.runOccurrence(platform, id, dueAt, this.#stopping.signal)) };
+      const { result, kind, outcome } = run;
+      const line = { schedule: id, platform, kind, dueAt, lateMs, durationMs: Math.round(performance.now() - started), result, outcome };
+      if (ranHere(run)) this.#deps.logger.info(line, 'schedule run');
+      else this.#deps.logger.debug(line, 'schedule occurrence not run here');
+      this.#deps.onRun?.(run);
       return result;
     } catch (error) {
       this.#deps.logger.error({ err: error, schedule: id }, 'a schedule run failed');
+      return undefined;
+    }
+  }
+
+  /** Whether a run of `schedule` could go ahead now; undefined when its platform is not here or the check failed. */
+  async #access(schedule: Schedule): Promise<RunAccess | undefined> {
+    const delivery = this.#deliveries.get(schedule.platform);
+    if (!delivery) return undefined;
+    try {
+      return await delivery.mayRun(schedule, AbortSignal.timeout(ACCESS_CHECK_MS));
+    } catch (error) {
+      // The platform did not answer: the first run checks again.
+      this.#deps.logger.warn({ err: error, platform: schedule.platform }, 'checking a new schedule’s access failed');
       return undefined;
     }
   }

@@ -55,6 +55,11 @@ export class UserTimezones {
     return this.#store.get<string>(userKey(platform, userId));
   }
 
+  /** The zone the workspace's administrators chose, if they did. */
+  workspaceZone(platform: string, workspaceId: string): Promise<string | undefined> {
+    return this.#store.get<string>(workspaceKey(platform, workspaceId));
+  }
+
   /** Stores the user's zone (null forgets it); returns the canonical name stored. */
   async setUserZone(platform: string, userId: string, zone: string | null): Promise<string | null> {
     if (zone === null) {

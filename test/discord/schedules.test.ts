@@ -116,6 +116,11 @@ describe('discord: reminders and schedules', () => {
     const hour = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', minute: '2-digit' }).format(reminder!.nextRunAt!);
     expect(hour).toBe('09:00');
     expect(answer(set).content).toMatch(/09:00 CET, here\./);
+    // An admin reading everyone's sees Bob's time in their own zone (the server's UTC).
+    const inUtc = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', hour: '2-digit', minute: '2-digit' }).format(reminder!.nextRunAt!);
+    const listed = answer(await run('schedule', { all: true }, { subcommand: 'list', userId: h.fake.users.owner.id })).content;
+    expect(listed).toContain(`“coffee” · next `);
+    expect(listed).toContain(`, ${inUtc} UTC · here · by Bob`);
     expect(answer(await run('timezone', { zone: 'Asia/Tokyo', server: true }, { userId: bob.id })).content).toBe(
       'Only administrators can set the server’s time zone.',
     );
@@ -127,6 +132,9 @@ describe('discord: reminders and schedules', () => {
       'Cleared: times you give me are read in Asia/Tokyo again.',
     );
     await run('timezone', { zone: 'clear', server: true }, { userId: owner.id });
+    expect(answer(await run('timezone', {}, { userId: bob.id })).content).toMatch(
+      /^Your time zone is UTC \(Herald’s default; set yours with \/timezone zone:\); it is .+ there now\.$/,
+    );
     await run('schedule', { id: reminder!.id }, { subcommand: 'delete', userId: bob.id });
   });
 
@@ -158,7 +166,31 @@ describe('discord: reminders and schedules', () => {
         .slice(notesBefore)
         .map((m) => m.content)
         .join('\n'),
-    ).toContain('you can no longer read and post in #standup');
+    ).toContain('you cannot read and post in #standup');
+    // Set up now, a schedule there is refused at once, and one where Herald cannot post too.
+    const refused = answer(await run('schedule', { when: 'every day at 10:00', prompt: 'news?', channel: standup }, { subcommand: 'create' }));
+    expect(refused).toMatchObject({ ephemeral: true, content: '⚠️ I can’t set that up: you cannot read and post in #standup.' });
+    const muted = h.fake.addChannel({
+      name: 'muted',
+      permissionOverwrites: [{ id: h.fake.botUser.id, type: 1, allow: '0', deny: String(1n << 11n) }],
+    }).id;
+    expect(answer(await run('remind', { when: 'in 5 minutes', what: 'x' }, { channelId: muted })).content).toBe(
+      '⚠️ I can’t set that up: I cannot post in #muted.',
+    );
+    // Run by hand, it says why it cannot rather than that it ran.
+    const ranByHand = await run('schedule', { id: summary!.id }, { subcommand: 'run' });
+    expect(h.fake.message(ranByHand.followupIds.at(-1) ?? ranByHand.originalMessageId!)!.content).toBe(
+      '⚠️ It could not run: you cannot read and post in #standup.',
+    );
+    // A summary of a channel Herald cannot read is refused as well.
+    const hidden = h.fake.addChannel({
+      name: 'hidden',
+      permissionOverwrites: [{ id: h.fake.botUser.id, type: 1, allow: '0', deny: String(1n << 16n) }],
+    }).id;
+    expect(answer(await run('schedule', { when: 'every day at 9:00', summarize: hidden }, { subcommand: 'create' })).content).toBe(
+      '⚠️ I can’t set that up: I cannot read #hidden.',
+    );
+    expect((await schedules()).map((s) => s.id)).toEqual([summary!.id]);
     await h.core.scheduler.service.delete(summary!.id, { platform: 'discord', workspaceId: h.fake.guild.id, userId: alice.id, isAdmin: false });
   });
 

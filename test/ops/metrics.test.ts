@@ -24,6 +24,7 @@ describe('createMetrics', () => {
       herald_feedback_total: 'counter',
       herald_mcp_tool_calls_total: 'counter',
       herald_mcp_tool_call_seconds: 'histogram',
+      herald_schedule_runs_total: 'counter',
     });
   });
 

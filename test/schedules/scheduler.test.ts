@@ -3,12 +3,15 @@ import type { ChatInput } from '../../src/capabilities/chat.ts';
 import type { Env } from '../../src/config/config.ts';
 import { ConversationEngine } from '../../src/conversation/engine.ts';
 import type { ScheduleActor } from '../../src/schedules/schedule.ts';
+import { createMetrics, type Metrics } from '../../src/ops/metrics.ts';
+import { scheduleMetricsRecorder } from '../../src/ops/schedule-metrics.ts';
 import { ScheduleError } from '../../src/schedules/schedule-error.ts';
 import { Scheduler } from '../../src/schedules/scheduler.ts';
 import { ServerError } from '../../src/service/errors.ts';
 import { MemoryStore } from '../../src/store/memory-store.ts';
 import { testConfig } from '../conversation/fake-adapter.ts';
 import { fakeChat, type ScriptedAnswer } from '../conversation/fake-chat.ts';
+import { createLogger } from '../../src/log/logger.ts';
 import { silentLogger } from '../helpers/logger.ts';
 import { channelMessages, MemoryHistory } from '../workspace/memory-history.ts';
 import { aliceReminder } from './alice-reminder.ts';
@@ -29,6 +32,10 @@ afterEach(async () => {
 interface InstanceOptions {
   script?: ScriptedAnswer[] | ((input: ChatInput, n: number) => ScriptedAnswer);
   env?: Env;
+  /** Counts the runs, as the bot's /metrics does. */
+  metrics?: Metrics;
+  /** Where the scheduler's log lines go (silent by default). */
+  log?: Array<Record<string, unknown>>;
 }
 
 function instance(options: InstanceOptions & { start?: string } = {}) {
@@ -41,7 +48,12 @@ function instanceOn<C>(now: () => number, clock: C, options: InstanceOptions = {
   const config = testConfig(options.env);
   const chat = fakeChat(options.script ?? [{ text: 'scripted answer' }]);
   const engine = new ConversationEngine({ config, logger: silentLogger, store, chat: chat.chat, now: () => new Date(now()) });
-  const scheduler = new Scheduler({ store, engine, config, logger: silentLogger, now });
+  const onRun = options.metrics && scheduleMetricsRecorder(options.metrics);
+  const { log } = options;
+  const logger = log
+    ? createLogger({ level: 'info', secrets: [], destination: { write: (line: string) => void log.push(JSON.parse(line)) } })
+    : silentLogger;
+  const scheduler = new Scheduler({ store, engine, config, logger, now, ...(onRun && { onRun }) });
   const delivery = new FakeDelivery();
   scheduler.attach(delivery);
   opened.push({ scheduler, store });
@@ -124,7 +136,8 @@ describe('Scheduler', () => {
   });
 
   it('reports a failing run once, pauses a schedule failing three times in a row, and posts nothing of a failed run', async () => {
-    const { clock, scheduler, delivery, create } = instance({ script: () => ({ error: new ServerError('boom') }) });
+    const metrics = createMetrics({ defaultMetrics: false });
+    const { clock, scheduler, delivery, create } = instance({ metrics, script: () => ({ error: new ServerError('boom') }) });
     const schedule = await create({ kind: 'prompt', when: 'every day at 9', text: 'news?' });
     for (const day of ['27', '28', '29']) {
       clock.now = at(`2026-11-${day}T08:00:00Z`);
@@ -140,14 +153,25 @@ describe('Scheduler', () => {
     clock.now = at('2026-11-30T08:00:00Z');
     await scheduler.tick();
     expect(delivery.notes).toHaveLength(2);
+    // The paused schedule's Monday is not a run.
+    expect(await metrics.registry.metrics()).toMatch(/^herald_schedule_runs_total\{platform="test",kind="prompt",outcome="failed"\} 3$/m);
 
     // Resumed, it runs again at its next time; a run refused where it posts is a failure told to the creator.
     const resumed = await scheduler.service.resume(schedule.id, alice);
     expect(resumed).toMatchObject({ state: 'active', failures: 0, nextRunAt: at('2026-12-01T08:00:00Z') });
-    delivery.access = () => ({ allowed: false, reason: 'you can no longer post in #standup.' });
+    delivery.access = () => ({ allowed: false, reason: 'you cannot post in #standup.' });
     clock.now = at('2026-12-01T08:00:00Z');
     await scheduler.tick();
-    expect(delivery.notes.at(-1)!.text).toMatch(/could not run on Tue, 1 Dec 2026, 09:00 \(Europe\/Berlin\): you can no longer post in #standup\.$/);
+    expect(delivery.notes.at(-1)!.text).toMatch(/could not run on Tue, 1 Dec 2026, 09:00 \(Europe\/Berlin\): you cannot post in #standup\.$/);
+    // The same check refuses a new one at once, stored nowhere.
+    await expect(create({ when: 'in 5 minutes' })).rejects.toThrow(
+      new ScheduleError('I can’t set that up: you cannot post in #standup.', 'not_permitted'),
+    );
+    expect((await scheduler.service.list(alice)).map((s) => s.id)).toEqual([schedule.id]);
+    await scheduler.service.pause(schedule.id, alice);
+    await expect(scheduler.service.resume(schedule.id, alice)).rejects.toThrow('I can’t resume it: you cannot post in #standup.');
+    delivery.access = () => ({ allowed: true });
+    expect(await scheduler.service.resume(schedule.id, alice)).toMatchObject({ state: 'active' });
   });
 
   it('posts what a prompt said before it failed, and tells its creator that it failed', async () => {
@@ -197,7 +221,9 @@ describe('Scheduler', () => {
   });
 
   it('runs what was missed while down within the grace window once, and skips older ones with a note', async () => {
-    const { clock, scheduler, delivery, create } = instance();
+    const metrics = createMetrics({ defaultMetrics: false });
+    const log: Array<Record<string, unknown>> = [];
+    const { clock, scheduler, delivery, create } = instance({ metrics, log });
     const late = await create({ when: 'in 60 minutes', text: 'late but fine' });
     const daily = await create({ when: 'every day at 18:00', text: 'too late' });
     const lost = await create({ when: 'in 30 minutes', text: 'lost' });
@@ -216,6 +242,20 @@ describe('Scheduler', () => {
     expect((await scheduler.service.list(alice)).map((s) => s.id)).toEqual([daily.id]);
     expect(delivery.posts[0]!.idempotencyKey).toBe(`${late.id}:${late.nextRunAt}`);
     expect(delivery.notes.map((n) => n.scheduleId).sort()).toEqual([daily.id, lost.id].sort());
+    const counted = await metrics.registry.metrics();
+    expect(counted).toContain('herald_schedule_runs_total{platform="test",kind="reminder",outcome="ok"} 1');
+    expect(counted).toContain('herald_schedule_runs_total{platform="test",kind="reminder",outcome="skipped"} 2');
+    expect(counted).not.toContain('outcome="failed"');
+    // One log line per run, with how late it started.
+    const runs = log.filter((line) => line.msg === 'schedule run');
+    expect(runs.map((line) => [line.schedule, line.outcome]).sort()).toEqual(
+      [
+        [late.id, 'ok'],
+        [daily.id, 'skipped'],
+        [lost.id, 'skipped'],
+      ].sort(),
+    );
+    expect(runs.find((line) => line.schedule === late.id)).toMatchObject({ platform: 'test', kind: 'reminder', result: 'ran', lateMs: 5 * MINUTE });
   });
 
   it('runs at the next valid minute when clocks go forward, and once when they go back (Berlin, New York)', async () => {

@@ -31,9 +31,9 @@ describe('slack: reminders and schedules', () => {
     scheduler().service.list({ platform: 'slack', workspaceId: fake.teamId, userId: fake.userId, isAdmin: true }, { all: true });
   /** What Herald told alice alone through the command's response_url, latest first. */
   const told = () => String(fake.responseUrlPosts.at(-1)?.body.text ?? '');
-  async function command(name: string, text: string): Promise<string> {
+  async function command(name: string, text: string, channel?: string): Promise<string> {
     const before = fake.responseUrlPosts.length;
-    await fake.sendSlashCommand({ command: name, text });
+    await fake.sendSlashCommand({ command: name, text, ...(channel !== undefined && { channel }) });
     await world.herald.settled();
     expect(fake.responseUrlPosts.length).toBe(before + 1);
     return told();
@@ -126,7 +126,18 @@ describe('slack: reminders and schedules', () => {
         .botMessages(dm)
         .slice(before)
         .map((m) => m.text),
-    ).toEqual([expect.stringMatching(/could not run .*: you are no longer in #side-project$/)]);
+    ).toEqual([expect.stringMatching(/could not run .*: you are not in #side-project$/)]);
+    expect(await schedules()).toEqual([]);
+
+    // Set up where she has left, or where Herald is not, it is refused at once, saying how to invite Herald.
+    expect(await command('/herald-remind', 'in 10 minutes --what="x"', side)).toBe('⚠️ I can’t set that up: you are not in #side-project.');
+    const quiet = fake.addChannel({ name: 'quiet', is_member: false }).id;
+    expect(await command('/herald-remind', 'in 10 minutes --what="x"', quiet)).toMatch(
+      /^⚠️ I can’t set that up: I am not in #quiet \(invite me with `\/invite @\w+`\)\.$/,
+    );
+    expect(await command('/herald-schedule', `create every day at 9:00 --summarize=<#${quiet}|quiet>`)).toMatch(
+      /^⚠️ I can’t set that up: I am not in #quiet \(invite me with `\/invite @\w+`\)\.$/,
+    );
     expect(await schedules()).toEqual([]);
   });
 
