@@ -232,9 +232,7 @@ describe('Scheduler', () => {
     await scheduler.tick();
     expect(delivery.posts.map((p) => p.text)).toEqual(['late but fine']);
     expect(delivery.notes.map((n) => n.text).sort()).toEqual([
-      expect.stringMatching(
-        /^Your reminder “lost” \(\w+\) was due on Thu 26 Nov, 18:00 CET while I was offline, so I skipped it\.$/,
-      ),
+      expect.stringMatching(/^Your reminder “lost” \(\w+\) was due on Thu 26 Nov, 18:00 CET while I was offline, so I skipped it\.$/),
       expect.stringMatching(
         /^Your reminder “too late” \(\w+\) was due on Thu 26 Nov, 18:00 CET while I was offline, so I skipped it\. It runs next on Fri 27 Nov, 18:00 CET/,
       ),
