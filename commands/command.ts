@@ -160,8 +160,17 @@ export function attachmentOption(ctx: CommandContext, name: string): CommandAtta
   return typeof value === 'object' ? value : undefined;
 }
 
-/** Tells the user alone that voice refused them this (not in its channel, no Move Members); rethrows anything else. */
-export async function refusedHere(ctx: InvocationContext, error: unknown): Promise<void> {
-  if (!(error instanceof VoiceError) || error.code !== 'not_permitted') throw error;
-  await ctx.reply(error.message, { ephemeral: true });
+/**
+ * Runs a voice action and answers with its result; when voice refuses the user (not in its channel, no Move
+ * Members) it tells them alone instead. Anything else is rethrown.
+ */
+export async function answerVoiceAction<T>(ctx: InvocationContext, action: () => Promise<T>, answer: (result: T) => Promise<void>): Promise<void> {
+  let result: T;
+  try {
+    result = await action();
+  } catch (error) {
+    if (!(error instanceof VoiceError) || error.code !== 'not_permitted') throw error;
+    return ctx.reply(error.message, { ephemeral: true });
+  }
+  return answer(result);
 }

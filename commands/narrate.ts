@@ -1,4 +1,4 @@
-import { refusedHere, stringOption, type CommandDefinition } from './command.ts';
+import { answerVoiceAction, stringOption, type CommandDefinition } from './command.ts';
 import { VOICE_CHOICES, voiceId } from './say.ts';
 
 export const narrate: CommandDefinition = {
@@ -25,22 +25,21 @@ export const narrate: CommandDefinition = {
     { name: 'stop', description: 'Stop reading aloud', options: [] },
   ],
   async run(ctx, services) {
-    if (!ctx.voice) return ctx.reply('Narration works in server voice channels only.');
+    const { voice } = ctx;
+    if (!voice) return ctx.reply('Narration works in server voice channels only.');
     if (ctx.subcommand === 'stop') {
-      let stopped;
-      try {
-        stopped = await ctx.voice.stopNarration();
-      } catch (error) {
-        return refusedHere(ctx, error);
-      }
-      return ctx.reply(stopped ? '🔇 Narration stopped.' : 'Narration is not running.');
+      return answerVoiceAction(
+        ctx,
+        () => voice.stopNarration(),
+        (stopped) => ctx.reply(stopped ? '🔇 Narration stopped.' : 'Narration is not running.'),
+      );
     }
     // Joining the voice channel can outlast the platform's acknowledgement window.
     await ctx.defer();
-    const voice = stringOption(ctx, 'voice');
-    const started = await ctx.voice.startNarration({
+    const voiceName = stringOption(ctx, 'voice');
+    const started = await voice.startNarration({
       channel: stringOption(ctx, 'channel'),
-      voice: voice === undefined ? undefined : voiceId(voice, services),
+      voice: voiceName === undefined ? undefined : voiceId(voiceName, services),
       style: stringOption(ctx, 'style'),
     });
     await ctx.reply(

@@ -1,8 +1,8 @@
-import { zoneFormats } from '../src/conversation/clock.ts';
 import { HeraldError } from '../src/errors.ts';
 import type { Schedule, ScheduleActor, ScheduleTarget } from '../src/schedules/schedule.ts';
 import type { ScheduleService } from '../src/schedules/schedule-service.ts';
 import type { UserTimezones } from '../src/schedules/user-timezones.ts';
+import { formatWhen } from '../src/schedules/zone-time.ts';
 import type { CommandServices, InvocationContext } from './command.ts';
 
 /** The schedule service and time zones, or a refusal where the entry point runs no scheduler. */
@@ -10,20 +10,6 @@ export function scheduling(services: Pick<CommandServices, 'schedules' | 'timezo
   const { schedules, timezones } = services;
   if (!schedules || !timezones) throw new HeraldError('Reminders and schedules are not available here.', { code: 'no_scheduler' });
   return { schedules, timezones };
-}
-
-const instantFormat = zoneFormats('en-GB', {
-  weekday: 'short',
-  day: 'numeric',
-  month: 'short',
-  hour: '2-digit',
-  minute: '2-digit',
-  timeZoneName: 'short',
-});
-
-/** "Fri 27 Nov, 09:00 CET": an instant as the user reads it in their zone. */
-export function instantIn(at: number, timeZone: string): string {
-  return instantFormat(timeZone).format(at);
 }
 
 /** Who manages schedules from this invocation. */
@@ -57,10 +43,10 @@ function placeOf(target: ScheduleTarget, ctx: Here): string {
   return `in <#${id}>`;
 }
 
-/** When it runs next, read in `zone`: the next occurrence, or that it is paused. */
-function nextOf(schedule: Schedule, zone: string): string {
+/** When it runs next, read in `zone` at `now`: the next occurrence, or that it is paused. */
+function nextOf(schedule: Schedule, zone: string, now: number): string {
   if (schedule.state === 'paused') return 'paused';
-  return schedule.nextRunAt === null ? 'done' : `next ${instantIn(schedule.nextRunAt, zone)}`;
+  return schedule.nextRunAt === null ? 'done' : `next ${formatWhen(schedule.nextRunAt, zone, now)}`;
 }
 
 const KIND_MARK: Record<Schedule['kind'], string> = { reminder: '⏰', prompt: '💬', summary: '📰' };
@@ -77,12 +63,12 @@ export function scheduleLine(schedule: Schedule, ctx: InvocationContext, zone: s
   const owner = schedule.creator.id === ctx.user.id ? '' : ` · by ${schedule.creator.displayName}`;
   const elsewhere = schedule.timezone === zone ? '' : ` (${schedule.timezone})`;
   const recurring = schedule.timing.type === 'recurring' ? `${schedule.when}${elsewhere} · ` : '';
-  return `\`${schedule.id}\` ${KIND_MARK[schedule.kind]} ${what} · ${recurring}${nextOf(schedule, zone)} · ${placeOf(schedule.target, ctx)}${owner}`;
+  return `\`${schedule.id}\` ${KIND_MARK[schedule.kind]} ${what} · ${recurring}${nextOf(schedule, zone, Date.now())} · ${placeOf(schedule.target, ctx)}${owner}`;
 }
 
 /** What a user is told once a schedule is set: when it runs (in their zone, the one it was set in), where, and its id. */
 export function confirmation(schedule: Schedule, ctx: Here): string {
-  const next = nextOf(schedule, schedule.timezone);
+  const next = nextOf(schedule, schedule.timezone, schedule.createdAt);
   const when = schedule.timing.type === 'recurring' ? `${schedule.when}, ${next}` : next.replace(/^next /, '');
   return `${KIND_MARK[schedule.kind]} Set: ${when}, ${placeOf(schedule.target, ctx)}. Its id is \`${schedule.id}\` (to pause or delete it).`;
 }

@@ -1,4 +1,4 @@
-import { refusedHere, type CommandDefinition } from './command.ts';
+import { answerVoiceAction, type CommandDefinition } from './command.ts';
 
 export const skip: CommandDefinition = {
   name: 'skip',
@@ -6,14 +6,12 @@ export const skip: CommandDefinition = {
   voiceChannels: true,
   options: [],
   async run(ctx) {
-    if (!ctx.voice) return ctx.reply('I only speak in server voice channels, so there is nothing to skip here.', { ephemeral: true });
-    let skipped;
-    try {
-      skipped = await ctx.voice.skip();
-    } catch (error) {
-      return refusedHere(ctx, error);
-    }
-    if (!skipped) return ctx.reply('Nothing is playing.', { ephemeral: true });
-    await ctx.reply('⏭️ Skipped.');
+    const { voice } = ctx;
+    if (!voice) return ctx.reply('I only speak in server voice channels, so there is nothing to skip here.', { ephemeral: true });
+    return answerVoiceAction(
+      ctx,
+      () => voice.skip(),
+      (skipped) => (skipped ? ctx.reply('⏭️ Skipped.') : ctx.reply('Nothing is playing.', { ephemeral: true })),
+    );
   },
 };

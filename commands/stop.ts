@@ -1,4 +1,4 @@
-import { refusedHere, type CommandDefinition } from './command.ts';
+import { answerVoiceAction, type CommandDefinition } from './command.ts';
 
 export const stop: CommandDefinition = {
   name: 'stop',
@@ -6,14 +6,15 @@ export const stop: CommandDefinition = {
   voiceChannels: true,
   options: [],
   async run(ctx) {
-    if (!ctx.voice) return ctx.reply('I only speak in server voice channels, so there is nothing to stop here.', { ephemeral: true });
-    let stopped;
-    try {
-      stopped = await ctx.voice.stop();
-    } catch (error) {
-      return refusedHere(ctx, error);
-    }
-    if (stopped === 0) return ctx.reply('Nothing is playing.', { ephemeral: true });
-    await ctx.reply(stopped === 1 ? '⏹️ Stopped.' : `⏹️ Stopped, and cleared ${stopped - 1} waiting.`);
+    const { voice } = ctx;
+    if (!voice) return ctx.reply('I only speak in server voice channels, so there is nothing to stop here.', { ephemeral: true });
+    return answerVoiceAction(
+      ctx,
+      () => voice.stop(),
+      (stopped) => {
+        if (stopped === 0) return ctx.reply('Nothing is playing.', { ephemeral: true });
+        return ctx.reply(stopped === 1 ? '⏹️ Stopped.' : `⏹️ Stopped, and cleared ${stopped - 1} waiting.`);
+      },
+    );
   },
 };

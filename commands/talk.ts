@@ -1,4 +1,4 @@
-import { booleanOption, refusedHere, type CommandDefinition } from './command.ts';
+import { answerVoiceAction, booleanOption, type CommandDefinition } from './command.ts';
 
 export const talk: CommandDefinition = {
   name: 'talk',
@@ -17,19 +17,18 @@ export const talk: CommandDefinition = {
     { name: 'stop', description: 'Stop listening', options: [] },
   ],
   async run(ctx) {
-    if (!ctx.voice) return ctx.reply('Talking works in server voice channels only.');
+    const { voice } = ctx;
+    if (!voice) return ctx.reply('Talking works in server voice channels only.');
     if (ctx.subcommand === 'stop') {
-      let stopped;
-      try {
-        stopped = await ctx.voice.stopTalk();
-      } catch (error) {
-        return refusedHere(ctx, error);
-      }
-      return ctx.reply(stopped ? '🔇 Stopped listening.' : "I'm not listening in a voice channel.");
+      return answerVoiceAction(
+        ctx,
+        () => voice.stopTalk(),
+        (stopped) => ctx.reply(stopped ? '🔇 Stopped listening.' : "I'm not listening in a voice channel."),
+      );
     }
     // Joining the voice channel can outlast the platform's acknowledgement window.
     await ctx.defer();
-    const started = await ctx.voice.startTalk({ transcript: booleanOption(ctx, 'transcript') ?? false, move: booleanOption(ctx, 'move') ?? false });
+    const started = await voice.startTalk({ transcript: booleanOption(ctx, 'transcript') ?? false, move: booleanOption(ctx, 'move') ?? false });
     await ctx.reply(`🎙️ Listening in 🔊 ${started.voiceChannelName}. Say “${started.name}, …” to ask me something; \`/talk stop\` ends it.`);
   },
 };

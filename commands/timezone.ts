@@ -1,6 +1,7 @@
 import type { UserTimezones } from '../src/schedules/user-timezones.ts';
+import { formatWhen } from '../src/schedules/zone-time.ts';
 import { booleanOption, stringOption, type CommandContext, type CommandDefinition } from './command.ts';
-import { instantIn, scheduling, zoneOf } from './schedule-lines.ts';
+import { scheduling, zoneOf } from './schedule-lines.ts';
 
 const ZONE_CHARS = 64;
 const FORGET = new Set(['clear', 'none', 'reset', 'default']);
@@ -52,6 +53,7 @@ export const timezone: CommandDefinition = {
     const own = await timezones.userZone(ctx.platform, ctx.user.id);
     const server = ctx.workspaceId === undefined ? undefined : await timezones.workspaceZone(ctx.platform, ctx.workspaceId);
     const source = own ? 'your own choice' : `${server ? 'the server’s' : 'Herald’s default'}; set yours with /timezone zone:`;
-    await ctx.reply(`Your time zone is ${zone} (${source}); it is ${instantIn(Date.now(), zone)} there now.`, { ephemeral: true });
+    const now = Date.now();
+    await ctx.reply(`Your time zone is ${zone} (${source}); it is ${formatWhen(now, zone, now)} there now.`, { ephemeral: true });
   },
 };

@@ -21,6 +21,9 @@ const NOT_A_MEMBER = new Set(['not_in_channel', 'channel_not_found']);
  */
 export const slackCommands = commands.filter((c) => !c.voiceChannels && c.name !== 'timezone');
 
+/** Commands where an admin acts on others' things (their schedules) besides the admin-only ones: rights read fresh. */
+const ADMIN_ACTING = new Set(['schedule']);
+
 /** Names Slack or its common apps take (Slack's own /remind): the manifest registers them as `/herald-<name>`. */
 const PREFIXED = new Set(['remind', 'schedule']);
 
@@ -71,17 +74,18 @@ async function runSlashCommand(rt: SlackRuntime, definition: CommandDefinition, 
     }
   }
 
+  const freshRights = definition.adminOnly || ADMIN_ACTING.has(definition.name);
   const [person, isAdmin] = await Promise.all([
     rt.users.get(command.user_id),
-    definition.adminOnly ? rt.users.isAdmin(command.user_id) : Promise.resolve(false),
+    freshRights ? rt.users.isAdmin(command.user_id) : Promise.resolve(false),
   ]);
   const ctx = slackCommandContext(rt, {
     invocation,
     subcommand: parsed.subcommand,
     options,
     displayName: person.displayName,
-    // Admin-only commands read the rights fresh; elsewhere (what /usage shows) the cached ones do.
-    isAdmin: definition.adminOnly ? isAdmin : person.isAdmin,
+    // Where rights decide what may be done they are read fresh; elsewhere (what /usage shows) the cached ones do.
+    isAdmin: freshRights ? isAdmin : person.isAdmin,
     ...(person.timezone !== undefined && { timezone: person.timezone }),
     respond,
     ephemeral: definition.ephemeral ?? false,

@@ -11,29 +11,22 @@ export function scheduleName(schedule: Schedule): string {
   return `${NOUNS[schedule.kind]}${text ? ` “${text}”` : ''} (${schedule.id})`;
 }
 
-function at(schedule: Schedule, time: number): string {
-  return `${formatWhen(time, schedule.timezone)} (${schedule.timezone})`;
+export function skippedNote(schedule: Schedule, dueAt: number, next: number | null, now: number): string {
+  const again = next === null ? '' : ` It runs next on ${formatWhen(next, schedule.timezone, now)}.`;
+  return `Your ${scheduleName(schedule)} was due on ${formatWhen(dueAt, schedule.timezone, now)} while I was offline, so I skipped it.${again}`;
 }
 
-function nextRun(schedule: Schedule, next: number | null): string {
-  return next === null ? '' : ` It runs next on ${at(schedule, next)}.`;
-}
-
-export function skippedNote(schedule: Schedule, dueAt: number, next: number | null): string {
-  return `Your ${scheduleName(schedule)} was due on ${at(schedule, dueAt)} while I was offline, so I skipped it.${nextRun(schedule, next)}`;
-}
-
-export function failedNote(schedule: Schedule, dueAt: number, reason: string): string {
-  return `Your ${scheduleName(schedule)} could not run on ${at(schedule, dueAt)}: ${reason}`;
+export function failedNote(schedule: Schedule, dueAt: number, reason: string, now: number): string {
+  return `Your ${scheduleName(schedule)} could not run on ${formatWhen(dueAt, schedule.timezone, now)}: ${reason}`;
 }
 
 export function pausedNote(schedule: Schedule, failures: number, reason: string): string {
   return `I paused your ${scheduleName(schedule)} after ${failures} failed runs in a row (the last: ${reason}). Resume it once that is fixed.`;
 }
 
-export function interruptedNote(schedule: Schedule, dueAt: number): string {
+export function interruptedNote(schedule: Schedule, dueAt: number, now: number): string {
   return (
-    `Your ${scheduleName(schedule)} of ${at(schedule, dueAt)} was interrupted while it was being posted. ` +
+    `Your ${scheduleName(schedule)} of ${formatWhen(dueAt, schedule.timezone, now)} was interrupted while it was being posted. ` +
     'I did not post it again, so part of it may be missing.'
   );
 }

@@ -239,12 +239,12 @@ export class ScheduleRunner {
       return { ...current, lastRunAt: dueAt, failures, nextRunAt: next, state: paused ? 'paused' : current.state };
     });
     if (!delivery) return;
-    if (outcome.kind === 'skipped') await this.#notify(delivery, schedule, skippedNote(schedule, dueAt, next));
-    else if (outcome.kind === 'interrupted') await this.#notify(delivery, schedule, interruptedNote(schedule, dueAt));
+    if (outcome.kind === 'skipped') await this.#notify(delivery, schedule, skippedNote(schedule, dueAt, next, now()));
+    else if (outcome.kind === 'interrupted') await this.#notify(delivery, schedule, interruptedNote(schedule, dueAt, now()));
     else if (outcome.kind === 'failed') {
       if (kept?.state === 'paused' && failures >= SCHEDULE_MAX_FAILURES)
         await this.#notify(delivery, schedule, pausedNote(schedule, failures, outcome.reason));
-      else if (failures <= 1) await this.#notify(delivery, schedule, failedNote(schedule, dueAt, outcome.reason));
+      else if (failures <= 1) await this.#notify(delivery, schedule, failedNote(schedule, dueAt, outcome.reason, now()));
     }
   }
 

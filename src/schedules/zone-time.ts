@@ -43,9 +43,16 @@ const whenFormat = zoneFormats('en-GB', {
   hour: '2-digit',
   minute: '2-digit',
   hourCycle: 'h23',
+  timeZoneName: 'short',
 });
 
-/** "Fri, 27 Nov 2026, 09:00" in the zone: how a user is told when something runs. */
-export function formatWhen(instant: number, timeZone: string): string {
-  return whenFormat(timeZone).format(instant);
+/**
+ * "Fri 27 Nov, 09:00 CET" in the zone, with the year ("Fri 27 Nov 2027, 09:00 CET") when it is not `now`'s there:
+ * how a user is told when something happens, everywhere.
+ */
+export function formatWhen(instant: number, timeZone: string, now: number): string {
+  const part: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
+  for (const p of whenFormat(timeZone).formatToParts(instant)) part[p.type] = p.value;
+  const year = Number(part.year) === zoneParts(now, timeZone).year ? '' : ` ${part.year}`;
+  return `${part.weekday} ${part.day} ${part.month}${year}, ${part.hour}:${part.minute} ${part.timeZoneName}`;
 }

@@ -1,64 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeDiscord, type FakeDiscord, type Json, type MessageRecord } from '../fakes/discord/index.ts';
-import { startEmulator, type Emulator } from '../fakes/service/emulator.ts';
 import { reachable, redisUrl } from '../store/backends.ts';
-import { startInstance, type Instance } from './harness.ts';
-
-/** An instance with its gateway session on the fake. */
-type SessionInstance = Instance & { sessionId: string };
-
-function buttons(message: MessageRecord | undefined): string[] {
-  return (message?.components ?? []).flatMap((row) => ((row.components as Json[] | undefined) ?? []).map((b) => String(b.label)));
-}
+import { buttons, startTwoInstances, type TwoInstances } from './two-instances.ts';
 
 const redisUp = await reachable(redisUrl);
 
-// Two processes of one bot on one shard (a rolling deploy): Discord sends both every event, and a press may reach
-// the one that is not writing the answer. A lagging gateway session decides which one hears an event first.
+// A press may reach the instance that is not writing the answer.
 describe.skipIf(!redisUp)(`discord: a press on the other of two instances sharing Redis at ${redisUrl}`, () => {
-  let emu: Emulator;
-  let fake: FakeDiscord;
-  let writer: SessionInstance;
-  let other: SessionInstance;
-
-  async function startOnRedis(): Promise<SessionInstance> {
-    const sessions = fake.gatewayConnections.length;
-    const instance = await startInstance({ fake, emu, env: { STORE_URL: redisUrl } });
-    return Object.assign(instance, { sessionId: fake.gatewayConnections[sessions]!.sessionId! });
-  }
+  let two: TwoInstances;
 
   beforeAll(async () => {
-    emu = await startEmulator();
-    fake = await startFakeDiscord({ heartbeatIntervalMs: 1000 });
-    writer = await startOnRedis();
-    other = await startOnRedis();
+    two = await startTwoInstances();
   });
 
-  afterAll(async () => {
-    for (const { bot, core } of [writer, other]) {
-      await bot.stop();
-      await core.close();
-    }
-    await fake.close();
-    await emu.close();
-  });
-
-  /** `event` happens while only `instance` hears it at once; the other hears it late (and finds it taken). */
-  async function heardFirstBy<T>(instance: SessionInstance, event: () => Promise<T>): Promise<T> {
-    const release = fake.lagGatewaySession(instance === writer ? other.sessionId : writer.sessionId);
-    try {
-      return await event();
-    } finally {
-      release();
-    }
-  }
+  afterAll(() => two.close());
 
   async function press(messageId: string, button: string): Promise<void> {
-    const record = fake.pressButton({ messageId, button });
-    await fake.waitFor(() => record.responseType !== null, { description: `${button} acknowledged` });
+    const record = two.fake.pressButton({ messageId, button });
+    await two.fake.waitFor(() => record.responseType !== null, { description: `${button} acknowledged` });
   }
 
   it('Stop and Regenerate reach the answer through the store', async () => {
+    const { emu, fake, first: writer, second: other, heardFirstBy } = two;
     const channel = fake.addChannel({ name: 'two-instances' });
     const bot = () => fake.messages(channel.id).filter((m) => m.authorId === fake.botUser.id);
     emu.pace.tokensPerSecond = 40;

@@ -32,7 +32,17 @@ describe('parseWhen', () => {
     expect(parseWhen('tomorrow 9am', { now, timezone: NEW_YORK })).toEqual({ type: 'once', at: at('2026-11-27T14:00:00Z') });
     // An explicit zone wins over the user's.
     expect(parseWhen('tomorrow 9am PST', berlin)).toEqual({ type: 'once', at: at('2026-11-27T17:00:00Z') });
-    expect(formatWhen(at('2026-11-27T08:00:00Z'), BERLIN)).toBe('Fri, 27 Nov 2026, 09:00');
+  });
+
+  it('tells times in the zone, with its abbreviation, and the year only when it is not this year there', () => {
+    expect(formatWhen(at('2026-11-27T08:00:00Z'), BERLIN, now)).toBe('Fri 27 Nov, 09:00 CET');
+    expect(formatWhen(at('2026-07-03T07:05:00Z'), BERLIN, now)).toBe('Fri 3 Jul, 09:05 CEST');
+    expect(formatWhen(at('2027-01-01T00:00:00Z'), BERLIN, now)).toBe('Fri 1 Jan 2027, 01:00 CET');
+    expect(formatWhen(at('2027-01-01T00:00:00Z'), NEW_YORK, now)).toBe('Thu 31 Dec, 19:00 GMT-5');
+    // New Year's Eve at 15:30 UTC: already 2027 in Tokyo, still 2026 in Berlin.
+    const newYearsEve = at('2026-12-31T15:30:00Z');
+    expect(formatWhen(at('2026-12-31T23:30:00Z'), 'Asia/Tokyo', newYearsEve)).toBe('Fri 1 Jan, 08:30 GMT+9');
+    expect(formatWhen(at('2026-12-31T23:30:00Z'), BERLIN, newYearsEve)).toBe('Fri 1 Jan 2027, 00:30 CET');
   });
 
   it('reads repetitions and cron patterns as croner patterns, with their first time after now', () => {

@@ -31,9 +31,9 @@ describe('slack: reminders and schedules', () => {
     scheduler().service.list({ platform: 'slack', workspaceId: fake.teamId, userId: fake.userId, isAdmin: true }, { all: true });
   /** What Herald told alice alone through the command's response_url, latest first. */
   const told = () => String(fake.responseUrlPosts.at(-1)?.body.text ?? '');
-  async function command(name: string, text: string, channel?: string): Promise<string> {
+  async function command(name: string, text: string, by: { channel?: string; user?: string } = {}): Promise<string> {
     const before = fake.responseUrlPosts.length;
-    await fake.sendSlashCommand({ command: name, text, ...(channel !== undefined && { channel }) });
+    await fake.sendSlashCommand({ command: name, text, ...by });
     await world.herald.settled();
     expect(fake.responseUrlPosts.length).toBe(before + 1);
     return told();
@@ -88,6 +88,23 @@ describe('slack: reminders and schedules', () => {
     expect(reminder.text).toMatch(/^⏰ “Quarterly report due” https:\/\/.+\/archives\//);
   });
 
+  it('an admin manages everyone’s schedules, and no longer once demoted, though Slack’s profile of her is cached', async () => {
+    const carol = fake.addUser({ name: 'carol' }).id;
+    await command('/herald-remind', 'tomorrow 9am --what="water the plants" --dm', { user: carol });
+    const [planted] = await schedules();
+    const dana = Object.assign(fake.addUser({ name: 'dana' }), { is_admin: true });
+    expect(await command('/herald-schedule', 'list --all', { user: dana.id })).toContain(`\`${planted!.id}\` ⏰ “water the plants” · next `);
+    expect(await command('/herald-schedule', `pause ${planted!.id}`, { user: dana.id })).toMatch(/^Paused: /);
+
+    dana.is_admin = false;
+    expect(await command('/herald-schedule', 'list --all', { user: dana.id })).toBe('Only administrators can list everyone’s schedules.');
+    expect(await command('/herald-schedule', `delete ${planted!.id}`, { user: dana.id })).toBe(
+      '⚠️ Only its creator or an admin of this server can change that one.',
+    );
+    expect(await schedules()).toEqual([expect.objectContaining({ id: planted!.id, state: 'paused' })]);
+    await scheduler().service.delete(planted!.id, { platform: 'slack', workspaceId: fake.teamId, userId: carol, isAdmin: false });
+  });
+
   it('a scheduled summary of a channel arrives with its citations', async () => {
     const bob = fake.addUser({ name: 'bob' }).id;
     const launch = fake.addChannel({ name: 'launch' }).id;
@@ -130,9 +147,11 @@ describe('slack: reminders and schedules', () => {
     expect(await schedules()).toEqual([]);
 
     // Set up where she has left, or where Herald is not, it is refused at once, saying how to invite Herald.
-    expect(await command('/herald-remind', 'in 10 minutes --what="x"', side)).toBe('⚠️ I can’t set that up: you are not in #side-project.');
+    expect(await command('/herald-remind', 'in 10 minutes --what="x"', { channel: side })).toBe(
+      '⚠️ I can’t set that up: you are not in #side-project.',
+    );
     const quiet = fake.addChannel({ name: 'quiet', is_member: false }).id;
-    expect(await command('/herald-remind', 'in 10 minutes --what="x"', quiet)).toMatch(
+    expect(await command('/herald-remind', 'in 10 minutes --what="x"', { channel: quiet })).toMatch(
       /^⚠️ I can’t set that up: I am not in #quiet \(invite me with `\/invite @\w+`\)\.$/,
     );
     expect(await command('/herald-schedule', `create every day at 9:00 --summarize=<#${quiet}|quiet>`)).toMatch(
