@@ -6,7 +6,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { HeraldError } from '../errors.ts';
 import type { Logger } from '../log/logger.ts';
-import { boundedFetch } from './bounded-fetch.ts';
+import { boundedFetch, EVENT_TOO_LARGE, TOO_LARGE } from './bounded-fetch.ts';
 import type { McpServerConfig } from './mcp-config.ts';
 
 export type McpServerState = 'connecting' | 'connected' | 'restarting' | 'down' | 'closed';
@@ -19,6 +19,8 @@ const MAX_RETRY_MS = 30_000;
 const STDERR_TAIL_CHARS = 500;
 /** Longest a server may take to start, answer `initialize` and list its tools. */
 const CONNECT_TIMEOUT_MS = 30_000;
+/** Longest closing waits for a Streamable HTTP server to end its session; one that hung is left to expire it. */
+const SESSION_END_MS = 1_500;
 
 export interface ConnectionEvents {
   /** The server's tools, after each (re)connection and each change it announced. */
@@ -140,9 +142,11 @@ export class McpConnection {
       this.#lastError = undefined;
       client.onclose = () => this.#dropped(client);
       client.onerror = (error) => {
-        // An answer over the size limit leaves its call waiting: dropping the connection fails it at once.
-        if (/exceeded maximum size|response larger than the limit/.test(error.message)) {
-          this.#dropReason = `sent more than ${MAX_MESSAGE_BYTES / 1024 / 1024} MB in one answer`;
+        // Past a size limit the stream is broken (and an answer's call left waiting): dropping the connection fails
+        // its calls at once and connects afresh.
+        const reason = oversize(error.message);
+        if (reason) {
+          this.#dropReason = reason;
           this.#dropped(client);
           void client.close();
         }
@@ -255,6 +259,14 @@ export class McpConnection {
   }
 }
 
+/** Why a transport error means the server sent too much, as the model may read it; undefined for any other error. */
+function oversize(message: string): string | undefined {
+  const megabytes = MAX_MESSAGE_BYTES / 1024 / 1024;
+  if (message.includes(EVENT_TOO_LARGE)) return `sent an event of more than ${megabytes} MB on its stream`;
+  if (message.includes('exceeded maximum size') || message.includes(TOO_LARGE)) return `sent more than ${megabytes} MB in one answer`;
+  return undefined;
+}
+
 interface HttpOptions {
   requestInit: RequestInit;
   fetch: (url: string | URL, init?: RequestInit) => Promise<Response>;
@@ -312,8 +324,18 @@ class FallbackHttpTransport implements Transport {
     }
   }
 
-  close(): Promise<void> {
-    return this.#inner.close();
+  /** Ends a Streamable HTTP session with a DELETE, as the spec asks of clients, before closing. */
+  async close(): Promise<void> {
+    const inner = this.#inner;
+    if (inner instanceof StreamableHTTPClientTransport && inner.sessionId) {
+      let timer: NodeJS.Timeout | undefined;
+      const ended = inner.terminateSession().catch((error: unknown) => {
+        this.#logger.info({ err: error }, 'MCP server did not end its session');
+      });
+      await Promise.race([ended, new Promise<void>((resolve) => (timer = setTimeout(resolve, SESSION_END_MS)))]);
+      clearTimeout(timer);
+    }
+    await inner.close();
   }
 
   #wire(transport: Transport): Transport {
