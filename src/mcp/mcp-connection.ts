@@ -14,6 +14,8 @@ export type McpServerState = 'connecting' | 'connected' | 'restarting' | 'down' 
 /** Largest one message (stdio) or one call's response (HTTP) a server may send; past it the connection is dropped. */
 const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 const MAX_TOOLS = 128;
+/** Pages of a tool listing read at most: a server whose cursor never ends cannot hold a connection forever. */
+const MAX_PAGES = 16;
 const FIRST_RETRY_MS = 250;
 const MAX_RETRY_MS = 30_000;
 const STDERR_TAIL_CHARS = 500;
@@ -45,6 +47,8 @@ export class McpConnection {
   #dropReason: string | undefined;
   /** Why the connection dropped, as the model may read it: never the server's own output, which may hold secrets. */
   #dropNotice = 'stopped';
+  #relisting = false;
+  #relistAgain = false;
   #firstSettled: Promise<void>;
   #settleFirst!: () => void;
   readonly #logger: Logger;
@@ -120,12 +124,8 @@ export class McpConnection {
       {
         capabilities: {},
         listChanged: {
-          tools: {
-            onChanged: (error, tools) => {
-              if (error) this.#logger.warn({ err: error }, 'MCP server announced new tools, and listing them failed');
-              else if (tools && this.#client === client) this.#events.tools(tools.slice(0, MAX_TOOLS));
-            },
-          },
+          // Listed here rather than by the SDK, which reads only the first page and without the bounds.
+          tools: { autoRefresh: false, onChanged: () => void this.#relist(client) },
         },
       },
     );
@@ -166,15 +166,39 @@ export class McpConnection {
     }
   }
 
+  /** Lists the tools again after the server announced a change: one listing at a time, and one more for changes meanwhile. */
+  async #relist(client: Client): Promise<void> {
+    if (this.#relisting) {
+      this.#relistAgain = true;
+      return;
+    }
+    this.#relisting = true;
+    try {
+      do {
+        this.#relistAgain = false;
+        const tools = await this.#listTools(client);
+        if (this.#client === client) this.#events.tools(tools);
+      } while (this.#relistAgain && this.#client === client);
+    } catch (error) {
+      this.#logger.warn({ err: error }, 'MCP server announced new tools, and listing them failed');
+    } finally {
+      this.#relisting = false;
+    }
+  }
+
   async #listTools(client: Client): Promise<Tool[]> {
     const tools: Tool[] = [];
     let cursor: string | undefined;
+    let pages = 0;
     do {
       const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: CONNECT_TIMEOUT_MS });
       tools.push(...page.tools);
       cursor = page.nextCursor;
-    } while (cursor && tools.length < MAX_TOOLS);
-    if (tools.length > MAX_TOOLS) this.#logger.warn({ offered: tools.length }, `MCP server offers too many tools; the first ${MAX_TOOLS} are used`);
+      pages += 1;
+    } while (cursor && tools.length < MAX_TOOLS && pages < MAX_PAGES);
+    if (tools.length > MAX_TOOLS || cursor) {
+      this.#logger.warn({ listed: tools.length, pages }, `MCP server offers too many tools; the first ${Math.min(tools.length, MAX_TOOLS)} are used`);
+    }
     return tools.slice(0, MAX_TOOLS);
   }
 

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { acmeServer } from './acme-tools.ts';
+import { ACME_TOOLS, acmeServer, type AcmeListing } from './acme-tools.ts';
 
 export interface AcmeHttp {
   /** The MCP endpoint: Streamable HTTP, or for `legacySse` the old GET stream (POSTs to it are refused with 405). */
@@ -14,6 +15,8 @@ export interface AcmeHttp {
   nextRequest(path: string): Promise<void>;
   /** Legacy: every GET stream open now starts an event that never ends, as a broken or hostile server might. */
   babble(): void;
+  /** Sessions: serves `listing` from now on and tells every live session its tool list changed. */
+  relist(listing: AcmeListing): void;
   /** Streamable HTTP: requests from now on are read and never answered, as by a server that hung. */
   hang(): void;
   close(): Promise<void>;
@@ -28,7 +31,8 @@ export async function startAcmeHttp(options: { legacySse?: boolean; sessions?: b
   const requests: AcmeHttp['requests'] = [];
   const sessions = new Map<string, SSEServerTransport>();
   const streams = new Map<string, ServerResponse>();
-  const stateful = new Map<string, StreamableHTTPServerTransport>();
+  const stateful = new Map<string, { transport: StreamableHTTPServerTransport; server: Server }>();
+  let listing: AcmeListing = () => ({ tools: ACME_TOOLS });
   const waiting: { path: string; resolve(): void }[] = [];
   let hung = false;
   const http = createServer((req, res) => {
@@ -48,7 +52,7 @@ export async function startAcmeHttp(options: { legacySse?: boolean; sessions?: b
     }
     if (hung) return void req.resume();
     if (options.legacySse) void legacy(req, res, path, sessions, streams);
-    else if (options.sessions) void withSessions(req, res, path, stateful);
+    else if (options.sessions) void withSessions(req, res, path, stateful, (cursor) => listing(cursor));
     else void streamable(req, res, path);
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
@@ -60,12 +64,16 @@ export async function startAcmeHttp(options: { legacySse?: boolean; sessions?: b
     babble: () => {
       for (const stream of streams.values()) babbleOn(stream);
     },
+    relist: (next) => {
+      listing = next;
+      for (const { server } of stateful.values()) void server.sendToolListChanged();
+    },
     hang: () => {
       hung = true;
     },
     close: async () => {
       for (const transport of sessions.values()) await transport.close();
-      for (const transport of stateful.values()) await transport.close();
+      for (const { transport } of stateful.values()) await transport.close();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
@@ -89,17 +97,19 @@ async function withSessions(
   req: IncomingMessage,
   res: ServerResponse,
   path: string,
-  stateful: Map<string, StreamableHTTPServerTransport>,
+  stateful: Map<string, { transport: StreamableHTTPServerTransport; server: Server }>,
+  listing: AcmeListing,
 ): Promise<void> {
   if (path !== '/mcp') return void res.writeHead(404).end();
   const known = stateful.get(String(req.headers['mcp-session-id']));
-  if (known) return known.handleRequest(req, res);
+  if (known) return known.transport.handleRequest(req, res);
+  const server = acmeServer(listing);
   const transport = new StreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),
-    onsessioninitialized: (id) => void stateful.set(id, transport),
+    onsessioninitialized: (id) => void stateful.set(id, { transport, server }),
     onsessionclosed: (id) => void stateful.delete(id),
   });
-  await acmeServer().connect(transport);
+  await server.connect(transport);
   await transport.handleRequest(req, res);
 }
 
