@@ -8,12 +8,15 @@ import { HeraldError } from '../errors.ts';
 import type { Logger } from '../log/logger.ts';
 import { boundedFetch, EVENT_TOO_LARGE, TOO_LARGE } from './bounded-fetch.ts';
 import type { McpServerConfig } from './mcp-config.ts';
+import { ServerRequestGuard } from './server-request-guard.ts';
 
 export type McpServerState = 'connecting' | 'connected' | 'restarting' | 'down' | 'closed';
 
 /** Largest one message (stdio) or one call's response (HTTP) a server may send; past it the connection is dropped. */
 const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 const MAX_TOOLS = 128;
+/** A server's own requests (pings…) Herald answers at a time; past it the server is flooding and is dropped. */
+const MAX_SERVER_REQUESTS = 64;
 /** Pages of a tool listing read at most: a server whose cursor never ends cannot hold a connection forever. */
 const MAX_PAGES = 16;
 const FIRST_RETRY_MS = 250;
@@ -118,7 +121,7 @@ export class McpConnection {
 
   async #connect(): Promise<void> {
     if (this.#state === 'closed') return;
-    const transport = this.#transport();
+    const transport = new ServerRequestGuard(this.#transport(), MAX_SERVER_REQUESTS, () => this.#flooded(client));
     const client = new Client(
       { name: 'herald', version: '1' },
       {
@@ -212,6 +215,13 @@ export class McpConnection {
     this.#logger.warn({ reason: this.#lastError }, 'MCP server connection closed; restarting');
     this.#setState('restarting');
     this.#retry();
+  }
+
+  #flooded(client: Client): void {
+    if (this.#client !== client) return;
+    this.#dropReason = `sent more than ${MAX_SERVER_REQUESTS} requests of its own at once`;
+    this.#dropped(client);
+    void client.close();
   }
 
   #retry(): void {

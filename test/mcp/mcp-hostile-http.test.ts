@@ -9,13 +9,14 @@ import { silentLogger } from '../helpers/logger.ts';
 let live: AcmeHttp;
 let dead: AcmeHttp;
 let churning: AcmeHttp;
+let flooding: AcmeHttp;
 
 beforeAll(async () => {
-  [live, dead, churning] = await Promise.all([1, 2, 3].map(() => startAcmeHttp({ sessions: true })));
+  [live, dead, churning, flooding] = await Promise.all([1, 2, 3, 4].map(() => startAcmeHttp({ sessions: true })));
 });
 
 afterAll(async () => {
-  await Promise.all([live?.close(), dead?.close(), churning?.close()]);
+  await Promise.all([live?.close(), dead?.close(), churning?.close(), flooding?.close()]);
 });
 
 function hub(url: string, registry = new ToolRegistry()): McpHub {
@@ -77,6 +78,18 @@ describe('MCP over Streamable HTTP, against a hostile or broken server', () => {
     // The call reaches the server (which has no such tool of its own to run).
     await expect(mcp.call('acme', 'g1_7', { n: 1 }, AbortSignal.timeout(5000))).rejects.toThrow('unknown tool g1_7');
     expect(registry.list()).toHaveLength(512);
+    await mcp.close();
+  });
+
+  it('drops a server that floods it with requests of its own, and connects afresh', async () => {
+    const mcp = hub(flooding.url);
+    mcp.start();
+    expect(await mcp.call('acme', 'pid', {}, AbortSignal.timeout(5000))).toMatch(/^pid \d+$/);
+    const first = flooding.requests.find((r) => r.sessionId)!.sessionId;
+    flooding.flood(1000);
+    await vi.waitFor(() => expect(flooding.requests).toContainEqual(expect.objectContaining({ method: 'DELETE', sessionId: first })));
+    expect(await mcp.call('acme', 'pid', {}, AbortSignal.timeout(5000))).toMatch(/^pid \d+$/);
+    expect(flooding.requests.some((r) => r.sessionId && r.sessionId !== first)).toBe(true);
     await mcp.close();
   });
 });

@@ -17,6 +17,8 @@ export interface AcmeHttp {
   babble(): void;
   /** Sessions: serves `listing` from now on and tells every live session its tool list changed. */
   relist(listing: AcmeListing): void;
+  /** Sessions: every live session sends `count` pings at once, as a flooding server might. */
+  flood(count: number): void;
   /** Streamable HTTP: requests from now on are read and never answered, as by a server that hung. */
   hang(): void;
   close(): Promise<void>;
@@ -67,6 +69,11 @@ export async function startAcmeHttp(options: { legacySse?: boolean; sessions?: b
     relist: (next) => {
       listing = next;
       for (const { server } of stateful.values()) void server.sendToolListChanged();
+    },
+    flood: (count) => {
+      for (const { server } of stateful.values()) {
+        for (let i = 0; i < count; i += 1) void server.ping().catch(() => {});
+      }
     },
     hang: () => {
       hung = true;
