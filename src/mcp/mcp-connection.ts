@@ -12,7 +12,7 @@ import { ServerRequestGuard } from './server-request-guard.ts';
 
 export type McpServerState = 'connecting' | 'connected' | 'restarting' | 'down' | 'closed';
 
-/** Largest one message (stdio) or one call's response (HTTP) a server may send; past it the connection is dropped. */
+/** Largest one message (stdio), one call's response or one event on a stream (HTTP) a server may send; past it the connection is dropped. */
 const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 const MAX_TOOLS = 128;
 /** A server's own requests (pings…) Herald answers at a time; past it the server is flooding and is dropped. */
