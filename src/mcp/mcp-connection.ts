@@ -6,19 +6,26 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { HeraldError } from '../errors.ts';
 import type { Logger } from '../log/logger.ts';
-import { boundedFetch } from './bounded-fetch.ts';
+import { boundedFetch, EVENT_TOO_LARGE, TOO_LARGE } from './bounded-fetch.ts';
 import type { McpServerConfig } from './mcp-config.ts';
+import { ServerRequestGuard } from './server-request-guard.ts';
 
 export type McpServerState = 'connecting' | 'connected' | 'restarting' | 'down' | 'closed';
 
-/** Largest one message (stdio) or one call's response (HTTP) a server may send; past it the connection is dropped. */
+/** Largest one message (stdio), one call's response or one event on a stream (HTTP) a server may send; past it the connection is dropped. */
 const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 const MAX_TOOLS = 128;
+/** A server's own requests (pings…) Herald answers at a time; past it the server is flooding and is dropped. */
+const MAX_SERVER_REQUESTS = 64;
+/** Pages of a tool listing read at most: a server whose cursor never ends cannot hold a connection forever. */
+const MAX_PAGES = 16;
 const FIRST_RETRY_MS = 250;
 const MAX_RETRY_MS = 30_000;
 const STDERR_TAIL_CHARS = 500;
 /** Longest a server may take to start, answer `initialize` and list its tools. */
 const CONNECT_TIMEOUT_MS = 30_000;
+/** Longest closing waits for a Streamable HTTP server to end its session; one that hung is left to expire it. */
+const SESSION_END_MS = 1_500;
 
 export interface ConnectionEvents {
   /** The server's tools, after each (re)connection and each change it announced. */
@@ -43,6 +50,8 @@ export class McpConnection {
   #dropReason: string | undefined;
   /** Why the connection dropped, as the model may read it: never the server's own output, which may hold secrets. */
   #dropNotice = 'stopped';
+  #relisting = false;
+  #relistAgain = false;
   #firstSettled: Promise<void>;
   #settleFirst!: () => void;
   readonly #logger: Logger;
@@ -112,18 +121,14 @@ export class McpConnection {
 
   async #connect(): Promise<void> {
     if (this.#state === 'closed') return;
-    const transport = this.#transport();
+    const transport = new ServerRequestGuard(this.#transport(), MAX_SERVER_REQUESTS, () => this.#flooded(client));
     const client = new Client(
       { name: 'herald', version: '1' },
       {
         capabilities: {},
         listChanged: {
-          tools: {
-            onChanged: (error, tools) => {
-              if (error) this.#logger.warn({ err: error }, 'MCP server announced new tools, and listing them failed');
-              else if (tools && this.#client === client) this.#events.tools(tools.slice(0, MAX_TOOLS));
-            },
-          },
+          // Listed here rather than by the SDK, which reads only the first page and without the bounds.
+          tools: { autoRefresh: false, onChanged: () => void this.#relist(client) },
         },
       },
     );
@@ -140,9 +145,11 @@ export class McpConnection {
       this.#lastError = undefined;
       client.onclose = () => this.#dropped(client);
       client.onerror = (error) => {
-        // An answer over the size limit leaves its call waiting: dropping the connection fails it at once.
-        if (/exceeded maximum size|response larger than the limit/.test(error.message)) {
-          this.#dropReason = `sent more than ${MAX_MESSAGE_BYTES / 1024 / 1024} MB in one answer`;
+        // Past a size limit the stream is broken (and an answer's call left waiting): dropping the connection fails
+        // its calls at once and connects afresh.
+        const reason = oversize(error.message);
+        if (reason) {
+          this.#dropReason = reason;
           this.#dropped(client);
           void client.close();
         }
@@ -162,15 +169,39 @@ export class McpConnection {
     }
   }
 
+  /** Lists the tools again after the server announced a change: one listing at a time, and one more for changes meanwhile. */
+  async #relist(client: Client): Promise<void> {
+    if (this.#relisting) {
+      this.#relistAgain = true;
+      return;
+    }
+    this.#relisting = true;
+    try {
+      do {
+        this.#relistAgain = false;
+        const tools = await this.#listTools(client);
+        if (this.#client === client) this.#events.tools(tools);
+      } while (this.#relistAgain && this.#client === client);
+    } catch (error) {
+      this.#logger.warn({ err: error }, 'MCP server announced new tools, and listing them failed');
+    } finally {
+      this.#relisting = false;
+    }
+  }
+
   async #listTools(client: Client): Promise<Tool[]> {
     const tools: Tool[] = [];
     let cursor: string | undefined;
+    let pages = 0;
     do {
       const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: CONNECT_TIMEOUT_MS });
       tools.push(...page.tools);
       cursor = page.nextCursor;
-    } while (cursor && tools.length < MAX_TOOLS);
-    if (tools.length > MAX_TOOLS) this.#logger.warn({ offered: tools.length }, `MCP server offers too many tools; the first ${MAX_TOOLS} are used`);
+      pages += 1;
+    } while (cursor && tools.length < MAX_TOOLS && pages < MAX_PAGES);
+    if (tools.length > MAX_TOOLS || cursor) {
+      this.#logger.warn({ listed: tools.length, pages }, `MCP server offers too many tools; the first ${Math.min(tools.length, MAX_TOOLS)} are used`);
+    }
     return tools.slice(0, MAX_TOOLS);
   }
 
@@ -184,6 +215,13 @@ export class McpConnection {
     this.#logger.warn({ reason: this.#lastError }, 'MCP server connection closed; restarting');
     this.#setState('restarting');
     this.#retry();
+  }
+
+  #flooded(client: Client): void {
+    if (this.#client !== client) return;
+    this.#dropReason = `sent more than ${MAX_SERVER_REQUESTS} requests of its own at once`;
+    this.#dropped(client);
+    void client.close();
   }
 
   #retry(): void {
@@ -255,6 +293,14 @@ export class McpConnection {
   }
 }
 
+/** Why a transport error means the server sent too much, as the model may read it; undefined for any other error. */
+function oversize(message: string): string | undefined {
+  const megabytes = MAX_MESSAGE_BYTES / 1024 / 1024;
+  if (message.includes(EVENT_TOO_LARGE)) return `sent an event of more than ${megabytes} MB on its stream`;
+  if (message.includes('exceeded maximum size') || message.includes(TOO_LARGE)) return `sent more than ${megabytes} MB in one answer`;
+  return undefined;
+}
+
 interface HttpOptions {
   requestInit: RequestInit;
   fetch: (url: string | URL, init?: RequestInit) => Promise<Response>;
@@ -312,8 +358,18 @@ class FallbackHttpTransport implements Transport {
     }
   }
 
-  close(): Promise<void> {
-    return this.#inner.close();
+  /** Ends a Streamable HTTP session with a DELETE, as the spec asks of clients, before closing. */
+  async close(): Promise<void> {
+    const inner = this.#inner;
+    if (inner instanceof StreamableHTTPClientTransport && inner.sessionId) {
+      let timer: NodeJS.Timeout | undefined;
+      const ended = inner.terminateSession().catch((error: unknown) => {
+        this.#logger.info({ err: error }, 'MCP server did not end its session');
+      });
+      await Promise.race([ended, new Promise<void>((resolve) => (timer = setTimeout(resolve, SESSION_END_MS)))]);
+      clearTimeout(timer);
+    }
+    await inner.close();
   }
 
   #wire(transport: Transport): Transport {

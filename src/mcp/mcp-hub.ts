@@ -12,6 +12,12 @@ import { ToolNames } from './tool-names.ts';
 /** The tool names taken from a server: printable, up to 128 characters (the spec suggests far fewer). */
 const TOOL_NAME = /^[^\p{C}]{1,128}$/u;
 
+/**
+ * Distinct tool names one server may bring in over the process's life: a tool keeps its name and registry entry
+ * while Herald runs, so a server renaming its tools on every listing must not grow them without end.
+ */
+const MAX_NAMES_PER_SERVER = 512;
+
 /** Counts and times every MCP tool call (`/metrics`). */
 export type McpCallRecorder = (labels: { server: string; tool: string; outcome: 'ok' | 'error' | 'timeout' }, seconds: number) => void;
 
@@ -40,6 +46,8 @@ export interface McpServerStatus {
 export class McpHub {
   readonly #connections = new Map<string, McpConnection>();
   readonly #listed = new Map<string, Map<string, BuiltTool>>();
+  /** Every tool name each server has listed, up to MAX_NAMES_PER_SERVER. */
+  readonly #named = new Map<string, Set<string>>();
   readonly #names: ToolNames;
   readonly #options: McpHubOptions;
   readonly #logger: Logger;
@@ -50,6 +58,7 @@ export class McpHub {
     this.#names = new ToolNames((name) => options.registry.get(name) !== undefined);
     for (const server of options.servers) {
       this.#listed.set(server.name, new Map());
+      this.#named.set(server.name, new Set());
       const connection = new McpConnection(server, this.#logger, {
         tools: (tools) => this.#onTools(server, tools),
       });
@@ -110,10 +119,19 @@ export class McpHub {
     const before = new Map(listed);
     listed.clear();
     const connection = this.#connections.get(server.name)!;
+    const named = this.#named.get(server.name)!;
+    let unnamed = 0;
     for (const tool of tools) {
       if (!TOOL_NAME.test(tool.name)) {
         this.#logger.warn({ mcpServer: server.name, tool: tool.name.slice(0, 80) }, 'MCP tool skipped: its name is empty, too long or unprintable');
         continue;
+      }
+      if (!named.has(tool.name)) {
+        if (named.size >= MAX_NAMES_PER_SERVER) {
+          unnamed += 1;
+          continue;
+        }
+        named.add(tool.name);
       }
       const unchanged = before.get(tool.name);
       // Relisted as it was (after each reconnection): kept as built, so its schema is not compiled again.
@@ -133,6 +151,12 @@ export class McpHub {
       listed.set(tool.name, built);
       if (built.notes.length > 0) this.#logger.info({ mcpServer: server.name, tool: tool.name, notes: built.notes }, 'MCP tool schema simplified');
       if (!this.#options.registry.get(name)) this.#options.registry.register(current(() => listed.get(tool.name)?.definition ?? built.definition));
+    }
+    if (unnamed > 0) {
+      this.#logger.warn(
+        { mcpServer: server.name, skipped: unnamed },
+        `MCP tools skipped: the server has listed more than ${MAX_NAMES_PER_SERVER} different tool names since Herald started`,
+      );
     }
   }
 

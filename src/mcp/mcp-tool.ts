@@ -8,7 +8,6 @@ import type { ResultContext } from './tool-result.ts';
 
 /** Largest input schema compiled for checking arguments, as JSON characters. */
 const MAX_SCHEMA_CHARS = 64 * 1024;
-const validators = new AjvJsonSchemaValidator();
 
 export interface McpToolOptions {
   server: McpServerConfig;
@@ -77,7 +76,9 @@ function argumentValidator(schema: unknown): (args: unknown) => string | null {
   const { $id: _id, $schema: _dialect, ...rest } = schema as Record<string, unknown>;
   let check: ReturnType<AjvJsonSchemaValidator['getValidator']>;
   try {
-    check = validators.getValidator(rest as never);
+    // A compiler per tool, gone with it: one shared compiler keeps every schema it compiled, and a server may relist
+    // changed tools without end.
+    check = new AjvJsonSchemaValidator().getValidator(rest as never);
   } catch (error) {
     const reason = (error as Error).message.slice(0, 200);
     return () => `the tool's input schema cannot be used (${reason})`;

@@ -1,8 +1,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readMcpConfig } from '../../src/mcp/mcp-config.ts';
+import { readMcpConfig, type McpServerConfig } from '../../src/mcp/mcp-config.ts';
+import { mcpTool, type BuiltTool } from '../../src/mcp/mcp-tool.ts';
 import { simplifySchema } from '../../src/mcp/simplify-schema.ts';
 import { ToolNames } from '../../src/mcp/tool-names.ts';
 
@@ -103,5 +106,37 @@ describe('ToolNames', () => {
     expect(new Set(mapped).size).toBe(mapped.length);
     expect(mapped[1]).toBe('srv__a_b');
     expect(names.nameOf('srv', 'a.b')).toBe(mapped[0]);
+  });
+});
+
+describe('MCP tool arguments', () => {
+  it('are checked against the schema the tool was listed with, and nothing of the schema is kept once the tool is gone', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const server: McpServerConfig = { name: 'acme', transport: 'stdio', command: 'x', args: [], env: {}, trusted: false, scope: [], timeoutMs: 1000 };
+    const build = (maximum: number) => {
+      const properties = { n: { type: 'integer', maximum } };
+      const built = mcpTool({
+        server,
+        tool: { name: 'count', inputSchema: { type: 'object', properties } },
+        name: 'acme__count',
+        isUp: () => true,
+        isListed: () => true,
+        call: async () => 'counted',
+      });
+      return { built, schema: new WeakRef(properties) };
+    };
+    const listed = build(5);
+    const relisted = build(7);
+    const validate = (tool: BuiltTool, n: number) => tool.definition.validate!({ n });
+    expect(validate(listed.built, 6)).toEqual(['arguments/n must be <= 5']);
+    expect(validate(relisted.built, 6)).toEqual([]);
+    expect(validate(relisted.built, 8)).toEqual(['arguments/n must be <= 7']);
+    // The first listing is replaced: once nothing holds its tool, its schema goes too.
+    listed.built = undefined as never;
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    expect(listed.schema.deref()).toBeUndefined();
+    expect(relisted.schema.deref()).toBeDefined();
   });
 });

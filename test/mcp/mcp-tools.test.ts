@@ -220,6 +220,15 @@ describe('MCP servers as tools', () => {
     expect(await toolResult('call acme__broken')).toBe('Error: the database is on fire');
   });
 
+  it('drops a legacy SSE stream whose event never ends: the call in flight fails at once, the next one reconnects', async () => {
+    const running = handle.mcp.call('old', 'sleep', { ms: 1000 }, AbortSignal.timeout(10_000)).catch((error: Error) => error.message);
+    await legacy.nextRequest('/messages');
+    legacy.babble();
+    expect(await running).toBe('the MCP server "old" sent an event of more than 4 MB on its stream; it is being reconnected, so a retry may work');
+    expect(await handle.mcp.call('old', 'pid', {}, AbortSignal.timeout(10_000))).toMatch(/^pid \d+$/);
+    expect(handle.mcp.status().find((s) => s.name === 'old')!.state).toBe('connected');
+  });
+
   it("starts a stdio server with only the env its config names, never Herald's tokens", async () => {
     const env = JSON.parse(await toolResult('call everything__get-env')) as Record<string, string>;
     expect(env.PATH).toBe(process.env.PATH);

@@ -103,10 +103,16 @@ async function call(name: string, args: Record<string, unknown>): Promise<CallTo
   return { isError: true, content: [{ type: 'text', text: `unknown tool ${name}` }] };
 }
 
-/** A low-level SDK server offering ACME_TOOLS (no validation of its own: Herald must check arguments first). */
-export function acmeServer(): Server {
-  const server = new Server({ name: 'acme', version: '1.0.0' }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: ACME_TOOLS }));
+/** One page of a tool listing: the tools after `cursor`, and the next page's cursor while there are more. */
+export type AcmeListing = (cursor: string | undefined) => { tools: Tool[]; nextCursor?: string };
+
+/**
+ * A low-level SDK server offering ACME_TOOLS, or what `listing` pages out (no validation of its own: Herald must
+ * check arguments first). It announces that its tool list may change.
+ */
+export function acmeServer(listing: AcmeListing = () => ({ tools: ACME_TOOLS })): Server {
+  const server = new Server({ name: 'acme', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+  server.setRequestHandler(ListToolsRequestSchema, (request) => listing(request.params?.cursor));
   server.setRequestHandler(CallToolRequestSchema, (request) => call(request.params.name, request.params.arguments ?? {}));
   return server;
 }
