@@ -35,9 +35,9 @@ export function zoneOf(ctx: Pick<InvocationContext, 'platform' | 'workspaceId' |
 /** Where the user is looking from: a channel, and the thread in it. */
 type Here = Pick<InvocationContext, 'channelId' | 'threadId'>;
 
-/** Where a run posts, as seen from where the command was run. */
-function placeOf(target: ScheduleTarget, ctx: Here): string {
-  if (target.type === 'direct') return 'in your direct messages';
+/** Where a run posts, as seen from where the command was run; `owner` names whose direct messages, when not the viewer's. */
+function placeOf(target: ScheduleTarget, ctx: Here, owner?: string): string {
+  if (target.type === 'direct') return owner === undefined ? 'in your direct messages' : `in ${owner}'s direct messages`;
   const id = target.threadId ?? target.channelId;
   if (id === (ctx.threadId ?? ctx.channelId)) return 'here';
   return `in <#${id}>`;
@@ -60,10 +60,11 @@ export function scheduleLine(schedule: Schedule, ctx: InvocationContext, zone: s
   const text = schedule.text.length > TEXT_CHARS ? `${schedule.text.slice(0, TEXT_CHARS - 1)}…` : schedule.text;
   const what =
     schedule.kind === 'summary' && schedule.source ? `summary of <#${schedule.source.threadId ?? schedule.source.channelId}>` : `“${text}”`;
-  const owner = schedule.creator.id === ctx.user.id ? '' : ` · by ${schedule.creator.displayName}`;
+  const mine = schedule.creator.id === ctx.user.id;
+  const owner = mine ? '' : ` · by ${schedule.creator.displayName}`;
   const elsewhere = schedule.timezone === zone ? '' : ` (${schedule.timezone})`;
   const recurring = schedule.timing.type === 'recurring' ? `${schedule.when}${elsewhere} · ` : '';
-  return `\`${schedule.id}\` ${KIND_MARK[schedule.kind]} ${what} · ${recurring}${nextOf(schedule, zone, Date.now())} · ${placeOf(schedule.target, ctx)}${owner}`;
+  return `\`${schedule.id}\` ${KIND_MARK[schedule.kind]} ${what} · ${recurring}${nextOf(schedule, zone, Date.now())} · ${placeOf(schedule.target, ctx, mine ? undefined : schedule.creator.displayName)}${owner}`;
 }
 
 /** What a user is told once a schedule is set: when it runs (in their zone, the one it was set in), where, and its id. */

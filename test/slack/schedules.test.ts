@@ -93,7 +93,9 @@ describe('slack: reminders and schedules', () => {
     await command('/herald-remind', 'tomorrow 9am --what="water the plants" --dm', { user: carol });
     const [planted] = await schedules();
     const dana = Object.assign(fake.addUser({ name: 'dana' }), { is_admin: true });
-    expect(await command('/herald-schedule', 'list --all', { user: dana.id })).toContain(`\`${planted!.id}\` ⏰ “water the plants” · next `);
+    const everyone = await command('/herald-schedule', 'list --all', { user: dana.id });
+    expect(everyone).toContain(`\`${planted!.id}\` ⏰ “water the plants” · next `);
+    expect(everyone).toMatch(/ · in (\S+)'s direct messages · by \1$/m);
     expect(await command('/herald-schedule', `pause ${planted!.id}`, { user: dana.id })).toMatch(/^Paused: /);
 
     dana.is_admin = false;
