@@ -75,6 +75,11 @@ export class QuotaGuard {
     return null;
   }
 
+  /** Null while the daily budgets have room, otherwise why not; counts no request (for a cost of one already admitted). */
+  withinBudget(subject: QuotaSubject, now: Date, userLimits?: UserLimits): Promise<QuotaDenial | null> {
+    return this.#dailyBudget(subject, now, { ...this.#quotas, ...userLimits });
+  }
+
   async #dailyBudget(subject: QuotaSubject, now: Date, limits: Config['quotas']): Promise<QuotaDenial | null> {
     const resetsInMs = nextMidnight(now, this.#timezone).getTime() - now.getTime();
     const resets = `it resets at midnight (${this.#timezone}), in ${humanDuration(resetsInMs)}`;
@@ -125,6 +130,11 @@ export class SpendingGuard {
 
   admit(subject: QuotaSubject, userLimits?: UserLimits): Promise<QuotaDenial | null> {
     return this.#guard.admit(subject, this.#now(), userLimits);
+  }
+
+  /** Whether the daily budgets have room for a further cost of a request already admitted (its speech, say). */
+  withinBudget(subject: QuotaSubject, userLimits?: UserLimits): Promise<QuotaDenial | null> {
+    return this.#guard.withinBudget(subject, this.#now(), userLimits);
   }
 
   /** Records one request's usage for the user and their server, as a reply's is. */

@@ -81,7 +81,7 @@ function setup(idleMs?: number) {
       settings: (key) => settings.resolve(key, config),
       answer: engine.answer,
       transcribe: asr.transcribe,
-      spending: { admit: async () => null, record: async () => {} },
+      spending: { admit: async () => null, withinBudget: async () => null, record: async () => {} },
       loadActivity: () => loadVoiceActivity(),
       ...(idleMs !== undefined && { idleMs }),
     },

@@ -25,6 +25,10 @@ async function harness(people: number) {
   const newPost = new Signal();
   const charged: { subject: QuotaSubject; usage: ReplyUsage }[] = [];
   const denied = new Set<string>();
+  /** Whose requests were counted against the per-minute rate, one entry each. */
+  const admitted: string[] = [];
+  const budgetLeft = (userId: string): QuotaDenial | null =>
+    denied.has(userId) ? { code: 'daily_budget', message: "You've used your daily budget.", retryAfterMs: 1000 } : null;
   const room = { people };
   const clock = { now: 1000 };
   const ended: string[] = [];
@@ -47,8 +51,11 @@ async function harness(people: number) {
       transcribe: asr.transcribe,
       synthesize: synth.synthesize,
       spending: {
-        admit: async (subject): Promise<QuotaDenial | null> =>
-          denied.has(subject.userId) ? { code: 'daily_budget', message: "You've used your daily budget.", retryAfterMs: 1000 } : null,
+        admit: async (subject): Promise<QuotaDenial | null> => {
+          admitted.push(subject.userId);
+          return budgetLeft(subject.userId);
+        },
+        withinBudget: async (subject) => budgetLeft(subject.userId),
         record: async (subject, usage) => void charged.push({ subject, usage }),
       },
       activity: await loadVoiceActivity(),
@@ -72,7 +79,7 @@ async function harness(people: number) {
   const posted = async (count: number) => {
     while (posts.length < count) await newPost.wait();
   };
-  return { session, link, asr, engine, synth, posts, sources, posted, charged, denied, room, clock, ended, say };
+  return { session, link, asr, engine, synth, posts, sources, posted, charged, denied, admitted, room, clock, ended, say };
 }
 
 describe('A talk session', () => {
@@ -117,6 +124,8 @@ describe('A talk session', () => {
       ['alice', 1],
       ['alice', 2],
     ]);
+    // The turn counted once against her requests per minute (its transcription); its speech took only budget room.
+    expect(h.admitted).toEqual(['alice']);
     expect(h.charged[0]!.usage.audioSeconds).toBe(2);
   });
 

@@ -62,8 +62,9 @@ export class TalkAnswer {
     let written = '';
     let citations: readonly Citation[] = [];
     try {
-      // Speech is a cost of its own: admitted before any is synthesized.
-      const denial = await services.spending.admit(subject, limits);
+      // Speech is a cost of its own, checked against the budgets before any is synthesized; the turn's request was
+      // already counted by its transcription, so it takes no per-minute request of its own.
+      const denial = await services.spending.withinBudget(subject, limits);
       if (denial) logger.info({ userId, code: denial.code }, 'talk: answer written, not spoken: its budget is spent');
       else {
         this.#spoken = new SpokenAnswer((sentence, sentenceSignal) => services.synthesize({ text: sentence, voice, signal: sentenceSignal }), opus);

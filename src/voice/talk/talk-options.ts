@@ -24,6 +24,7 @@ export interface TalkServices {
   synthesize(input: SpeechInput): AsyncIterable<Uint8Array>;
   spending: {
     admit(subject: QuotaSubject, limits?: UserLimits): Promise<QuotaDenial | null>;
+    withinBudget(subject: QuotaSubject, limits?: UserLimits): Promise<QuotaDenial | null>;
     record(subject: QuotaSubject, usage: ReplyUsage): Promise<void>;
   };
   /** A new speaker's voice-activity detector. */
