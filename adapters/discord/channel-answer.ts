@@ -2,6 +2,7 @@ import type { SendableChannels } from 'discord.js';
 import type { ReplyStream } from '../../src/conversation/types.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import type { AnswerControls, AnswerEvents, AnswerWriter, ApprovalMessage, ApprovalView, WrittenAnswer } from '../../src/platform/platform.ts';
+import { QueuedNote } from '../../src/platform/queued-note.ts';
 import { renderReply } from '../../src/streaming/render-reply.ts';
 import { answerButtons } from './answer-buttons.ts';
 import { AnswerMessages, EMPTY_ANSWER } from './answer-messages.ts';
@@ -9,7 +10,7 @@ import { postApproval } from './approval-message.ts';
 import { ChannelSurface } from './channel-surface.ts';
 import type { RouteRateLimits } from './route-rate-limits.ts';
 import { finishReply, reportFailure } from './finish-reply.ts';
-import { QueuedNote } from './queued-note.ts';
+import { queuedNoteLine } from './queued-note.ts';
 import type { ReplyChains } from './reply-chains.ts';
 import { startTyping } from './typing.ts';
 
@@ -50,7 +51,7 @@ export class ChannelAnswer implements AnswerWriter {
     };
     remember(options.questionId);
     this.#typing = startTyping(channel, logger);
-    this.#queued = new QueuedNote(channel.client.rest, channel.id, options.questionId, logger);
+    this.#queued = new QueuedNote(queuedNoteLine(channel.client.rest, channel.id, options.questionId), logger);
     this.#surface = new ChannelSurface({
       channel,
       replyTo: options.questionId,
@@ -73,7 +74,7 @@ export class ChannelAnswer implements AnswerWriter {
         stream,
         this.#surface,
         {
-          status: (phase, text) => (phase === 'queued' ? this.#queued.show(text) : this.#queued.clear()),
+          status: (phase, text) => this.#queued.status(phase, text),
           failed: (error) => this.#logger.error({ err: error }, 'reply stream failed'),
         },
         { emptyText: EMPTY_ANSWER, signal },

@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { ReplyStream } from '../../src/conversation/types.ts';
 import { describeError, HeraldError } from '../../src/errors.ts';
 import type { AnswerControls, AnswerEvents, AnswerWriter, ApprovalMessage, ApprovalView, WrittenAnswer } from '../../src/platform/platform.ts';
+import { QueuedNote } from '../../src/platform/queued-note.ts';
 import { MessageGoneError } from '../../src/streaming/surface.ts';
 import { stopBlock } from './answer-controls.ts';
 import { postApproval } from './approval-message.ts';
-import { QueuedNote } from './queued-note.ts';
+import { queuedNoteLine } from './queued-note.ts';
 import { deleteMessages } from './delete-messages.ts';
 import { messageKey, tsOfKey } from './message-key.ts';
 import { toMrkdwn } from './mrkdwn.ts';
@@ -39,7 +40,7 @@ export class SlackAnswer implements AnswerWriter {
     this.#rt = rt;
     this.#options = options;
     this.#events = events;
-    this.#queued = new QueuedNote(rt.api, options.target, rt.logger);
+    this.#queued = new QueuedNote(queuedNoteLine(rt.api, options.target), rt.logger);
     options.status?.('thinking…').catch((error: unknown) => rt.logger.debug({ err: error }, 'Slack status not shown'));
   }
 
