@@ -29,12 +29,11 @@ export class ScheduleRecords {
     return this.#store.get<Schedule>(recordKey(id));
   }
 
-  /** Stores a new or changed schedule and files it in the indexes. */
+  /** Stores a new schedule and files it in the indexes. */
   async save(schedule: Schedule): Promise<void> {
-    await this.#store.set(recordKey(schedule.id), schedule);
+    await this.#put(schedule);
     await this.#store.sortedAdd(creatorIndex(schedule.platform, schedule.creator.id), schedule.id, schedule.createdAt);
     await this.#store.sortedAdd(workspaceIndex(schedule.platform, schedule.workspaceId), schedule.id, schedule.createdAt);
-    await this.#fileDue(schedule);
   }
 
   async remove(schedule: Schedule): Promise<void> {
@@ -62,7 +61,7 @@ export class ScheduleRecords {
       if (!schedule) return undefined;
       const changed = change(schedule);
       if (changed === null) await this.remove(schedule);
-      else await this.save(changed);
+      else await this.#put(changed);
       return changed;
     } finally {
       await this.#store.releaseLock(key, token);
@@ -95,6 +94,12 @@ export class ScheduleRecords {
   /** Takes an id out of a platform's due index (its record is gone). */
   async forgetDue(platform: string, id: string): Promise<void> {
     await this.#store.sortedRemove(dueIndex(platform), id);
+  }
+
+  /** Stores a schedule's record and its place in the due index; its creator and workspace never change. */
+  async #put(schedule: Schedule): Promise<void> {
+    await this.#store.set(recordKey(schedule.id), schedule);
+    await this.#fileDue(schedule);
   }
 
   async #fileDue(schedule: Schedule): Promise<void> {
