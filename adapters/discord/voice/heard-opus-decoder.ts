@@ -1,11 +1,11 @@
 import type { OpusDecoder } from 'opus-decoder';
+import { toInt16 } from '../../../src/media/audio/normalize.ts';
 import { quietly } from '../../../src/media/audio/quiet-console.ts';
 import { nativeOpus, opusBackend, type NativeOpusCodec, type OpusBackend } from '../../../src/media/opus-backend.ts';
+import { FRAME_SAMPLES_48K } from '../../../src/media/speech/opus-encoder.ts';
 
 /** 20 ms at 48 kHz. */
-export const HEARD_FRAME_SAMPLES = 960;
-/** What one Opus packet may hold at most: 120 ms. */
-const MAX_PACKET_SAMPLES = 5760;
+export const HEARD_FRAME_SAMPLES = FRAME_SAMPLES_48K;
 
 /**
  * One speaker's Opus stream decoded packet by packet to 48 kHz mono (libopus downmixes stereo packets), cut into
@@ -17,7 +17,7 @@ export class HeardOpusDecoder {
   #wasm: OpusDecoder<48000> | undefined;
   #pending: Buffer[] | undefined;
   readonly #maxPending: number;
-  #carry = new Int16Array(0);
+  #carry: Int16Array = new Int16Array(0);
   #freed = false;
 
   constructor(options: { backend?: OpusBackend; maxPending?: number } = {}) {
@@ -48,18 +48,13 @@ export class HeardOpusDecoder {
 
   #decodeNative(packet: Buffer): Int16Array {
     const pcm = this.#native!.decode(packet);
-    const samples = new Int16Array(pcm.byteLength >> 1);
-    new Uint8Array(samples.buffer).set(pcm);
-    return samples;
+    return new Int16Array(pcm.buffer, pcm.byteOffset, pcm.byteLength >> 1);
   }
 
   #decodeWasm(decoder: OpusDecoder<48000>, packet: Buffer): Int16Array {
     const decoded = quietly(() => decoder.decodeFrame(packet));
     if (decoded.samplesDecoded === 0 && decoded.errors.length > 0) throw new Error(decoded.errors[0]!.message);
-    const channel = decoded.channelData[0]!;
-    const samples = new Int16Array(Math.min(decoded.samplesDecoded, MAX_PACKET_SAMPLES));
-    for (let i = 0; i < samples.length; i++) samples[i] = Math.max(-32768, Math.min(32767, Math.round(channel[i]! * 32768)));
-    return samples;
+    return toInt16(decoded.channelData[0]!.subarray(0, decoded.samplesDecoded));
   }
 
   #startWasm(onFrame: (pcm: Int16Array) => void): void {
@@ -89,7 +84,8 @@ export class HeardOpusDecoder {
       all.set(samples, this.#carry.length);
     }
     let at = 0;
-    for (; at + HEARD_FRAME_SAMPLES <= all.length; at += HEARD_FRAME_SAMPLES) onFrame(all.slice(at, at + HEARD_FRAME_SAMPLES));
-    this.#carry = all.slice(at);
+    // Each packet's samples are fresh, so the frames may be views of them.
+    for (; at + HEARD_FRAME_SAMPLES <= all.length; at += HEARD_FRAME_SAMPLES) onFrame(all.subarray(at, at + HEARD_FRAME_SAMPLES));
+    this.#carry = all.subarray(at);
   }
 }
