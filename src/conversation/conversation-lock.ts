@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { LockBusyError } from '../errors.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Store } from '../store/store.ts';
+import { untilAborted } from '../until-aborted.ts';
 
 export interface LockOptions {
   /** Lifetime of the lock in the store; renewed while held, so only a crashed holder lets it lapse. */
@@ -125,7 +126,7 @@ export class ConversationLocks {
     });
     await Promise.resolve();
     if (!settled) noteWait();
-    await abortable(previous, signal);
+    await untilAborted(previous, signal);
     const storeKey = `lock:${key}`;
     const token = await this.#acquire(storeKey, { signal, onWait: noteWait }, started);
     return (leave) => this.#lease(storeKey, token, leave);
@@ -212,17 +213,4 @@ export class ConversationLocks {
 
 function holdKey(storeKey: string): string {
   return `${storeKey}:hold`;
-}
-
-function abortable(promise: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
-  if (!signal) return promise;
-  signal.throwIfAborted();
-  return new Promise<void>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    void promise.then(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    });
-  });
 }

@@ -3,6 +3,7 @@ import type { Logger } from '../log/logger.ts';
 import type { Store } from '../store/store.ts';
 import { StoreBroadcast } from '../store/store-broadcast.ts';
 import type { ApprovalOutcome, ApprovalRequest } from '../tools/types.ts';
+import { untilAborted } from '../until-aborted.ts';
 import { approvalArguments } from './approval-arguments.ts';
 import type { ApprovalEnd, ApprovalMessage, ApprovalPress, ApprovalPressOutcome, ApprovalView } from './platform.ts';
 
@@ -99,15 +100,9 @@ export class Approvals {
   /** The press's answer, the expiry (unless a press claimed it first), or the signal's reason thrown. */
   async #outcome(id: string, answered: Promise<ApprovalOutcome>, signal: AbortSignal): Promise<ApprovalOutcome> {
     let timer: NodeJS.Timeout | undefined;
-    let onAbort: (() => void) | undefined;
     const expired = new Promise<'expired'>((resolve) => (timer = setTimeout(() => resolve('expired'), this.#timeoutMs)));
-    const aborted = new Promise<never>((_, reject) => {
-      onAbort = () => reject(signal.reason);
-      if (signal.aborted) onAbort();
-      else signal.addEventListener('abort', onAbort, { once: true });
-    });
     try {
-      const first = await Promise.race([answered, expired, aborted]);
+      const first = await untilAborted(Promise.race([answered, expired]), signal);
       if (first !== 'expired' || (await this.#claim(id, 'expired'))) return first;
       // A press claimed it as time ran out: its answer counts.
       return (await this.#store.get<ApprovalOutcome>(this.#answerKey(id))) ?? 'expired';
@@ -116,7 +111,6 @@ export class Approvals {
       throw error;
     } finally {
       clearTimeout(timer);
-      if (onAbort) signal.removeEventListener('abort', onAbort);
     }
   }
 

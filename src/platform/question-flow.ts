@@ -3,6 +3,7 @@ import { EDIT_WINDOW_MS, replacingReply } from '../conversation/replacement.ts';
 import type { ConversationKey, HandleOptions, IncomingMessage, Replacement, ReplyStream } from '../conversation/types.ts';
 import type { Core } from '../core.ts';
 import { CancelledError } from '../errors.ts';
+import { untilAborted } from '../until-aborted.ts';
 import type { Logger } from '../log/logger.ts';
 import { MessageGoneError } from '../streaming/surface.ts';
 import type { ApprovalOutcome, ApprovalRequest } from '../tools/types.ts';
@@ -489,19 +490,6 @@ export class QuestionFlow {
     }
     await writer.fail(error).catch((failure: unknown) => this.#logger.error({ err: failure }, 'could not tell the asker that the answer failed'));
   }
-}
-
-/** `promise`, or the signal's reason thrown once it aborts first. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  signal.throwIfAborted();
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    void promise.then((value) => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(value);
-    });
-  });
 }
 
 /** Where the exchange a question started is remembered, for a deletion of the question to forget it. */
