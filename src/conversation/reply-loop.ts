@@ -201,7 +201,7 @@ function noteFailure(result: ToolExecution, registry: ToolRegistry, failed: Map<
     failed.delete(result.name);
     return;
   }
-  if (!result.content.startsWith('Error:')) return;
+  if (result.declined) return;
   failed.set(result.name, (tool.title ?? tool.name).replace(/[^\p{L}\p{N} ·._-]/gu, '').slice(0, 80));
 }
 

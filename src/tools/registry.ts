@@ -1,6 +1,7 @@
 import type { Citation, FunctionTool, ToolCall } from '../service/types.ts';
 import type { ToolAttachment, ToolContext, ToolDefinition } from './types.ts';
 import { validateArgs } from './validate-args.ts';
+import { untilAborted } from '../until-aborted.ts';
 
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 /** Longest tool result sent back to the model; longer output is cut with a note. */
@@ -13,6 +14,8 @@ export interface ToolExecution {
   /** What goes back to the model as the `role: 'tool'` message. */
   content: string;
   ok: boolean;
+  /** Not run: the asker denied the call or let its approval expire (no fault of the tool's). */
+  declined?: true;
   attachments: ToolAttachment[];
   /** Sources the content's `[n]` markers number. */
   citations: Citation[];
@@ -82,14 +85,16 @@ export class ToolRegistry {
     const problems = tool.validate ? tool.validate(args) : validateArgs(tool.parameters, args);
     if (problems.length > 0) return done(`Error: invalid arguments: ${problems.join('; ')}.`, false);
     if (tool.needsApproval?.(args as Record<string, unknown>, context)) {
-      const refusal = await approvalRefusal(tool, args as Record<string, unknown>, context);
-      if (refusal) return done(refusal, false);
+      if (!context.approve)
+        return done("Error: this tool needs the asker's approval, and there is no way to ask for it here. It was not run.", false);
+      const outcome = await context.approve({ title: tool.title ?? tool.name, args: args as Record<string, unknown> });
+      if (outcome !== 'approved') return { ...done(NOT_APPROVED[outcome], false), declined: true };
     }
 
     const timeout = AbortSignal.timeout(this.#timeoutMs);
     const signal = AbortSignal.any([context.signal, timeout]);
     try {
-      const output = await raceAbort(Promise.resolve(tool.handler(args as Record<string, unknown>, { ...context, signal })), signal);
+      const output = await untilAborted(Promise.resolve(tool.handler(args as Record<string, unknown>, { ...context, signal })), signal);
       if (typeof output === 'string') return done(output, true);
       if ('text' in output) return done(output.text, true, [], output.citations);
       return done(JSON.stringify(output.result) ?? 'null', true, output.attachments ?? []);
@@ -102,32 +107,11 @@ export class ToolRegistry {
   }
 }
 
-/** Why a call that needs approval may not run, or null once the asker approved it. */
-async function approvalRefusal(tool: ToolDefinition, args: Record<string, unknown>, context: ToolContext): Promise<string | null> {
-  if (!context.approve) return "Error: this tool needs the asker's approval, and there is no way to ask for it here. It was not run.";
-  const outcome = await context.approve({ title: tool.title ?? tool.name, args });
-  if (outcome === 'approved') return null;
-  if (outcome === 'denied') return 'The asker denied this call. It was not run.';
-  return 'The asker did not approve this call in time. It was not run.';
-}
-
-function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
-}
+/** What the model is told of a call the asker did not approve. */
+const NOT_APPROVED = {
+  denied: 'The asker denied this call. It was not run.',
+  expired: 'The asker did not approve this call in time. It was not run.',
+} as const;
 
 function truncate(content: string): string {
   if (content.length <= MAX_RESULT_CHARS) return content;
