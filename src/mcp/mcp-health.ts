@@ -7,7 +7,7 @@ import type { McpHub } from './mcp-hub.ts';
  */
 export function mcpHealthCheck(hub: McpHub): HealthCheck {
   return async () => {
-    const servers = hub.status();
+    const servers = hub.states();
     const away = servers.filter((server) => server.state !== 'connected');
     if (away.length === 0) return { ok: true, detail: `${servers.length} connected` };
     return { ok: false, detail: `degraded: ${away.map((server) => `${server.name} ${server.state}`).join(', ')}` };

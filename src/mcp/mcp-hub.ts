@@ -76,6 +76,11 @@ export class McpHub {
     await Promise.all([...this.#connections.values()].map((c) => c.firstAttempt()));
   }
 
+  /** Each server's connection state alone, cheap enough for every `/readyz`. */
+  states(): Pick<McpServerStatus, 'name' | 'state'>[] {
+    return [...this.#connections.values()].map((connection) => ({ name: connection.config.name, state: connection.state }));
+  }
+
   status(): McpServerStatus[] {
     return [...this.#connections.values()].map((connection) => {
       const { config } = connection;
