@@ -172,10 +172,11 @@ export class Scheduler {
     try {
       // A run that did something may have made the next one due sooner; one held elsewhere is tried again once the
       // other instance's lease could have lapsed (not at once: that would spin while it runs).
-      for (const run of (await this.#startDue()).runs) {
+      const started = await this.#startDue();
+      for (const run of started.runs) {
         void run.then((result) => this.#lookWithin(result === 'held' || result === 'elsewhere' || result === 'deferred' ? this.#retryMs() : 0));
       }
-      delayMs = await this.#untilNext();
+      delayMs = started.delayMs;
     } catch (error) {
       this.#deps.logger.warn({ err: error }, 'looking for due schedules failed');
     } finally {
@@ -192,39 +193,35 @@ export class Scheduler {
     return Math.min(this.#pollMs, Math.max(1, Math.floor(this.#leaseMs / 2)));
   }
 
-  /** How long to sleep: until the next occurrence not running here, sooner while one is due but held elsewhere. */
-  async #untilNext(): Promise<number> {
-    let delayMs = this.#pollMs;
-    for (const platform of this.#deliveries.keys()) {
-      const upcoming = await this.#records.dueBy(platform, Infinity, this.#running.size + 1);
-      const next = upcoming.find(({ id }) => !this.#running.has(id));
-      if (!next) continue;
-      const wait = next.dueAt - this.#now();
-      // Due but not taken (held elsewhere, or put off by a limit): look again in a while.
-      delayMs = Math.min(delayMs, wait > 0 ? wait : this.#retryMs());
-    }
-    return delayMs;
-  }
-
   /**
    * Starts the due occurrences of the platforms attached here that are not running yet, up to MAX_RUNNING at once;
-   * `more` when some had to wait.
+   * `more` when some had to wait. `delayMs` is how long to sleep after: until the next occurrence not running here,
+   * sooner while one is due but held elsewhere. One read of the index per platform gives both.
    */
-  async #startDue(): Promise<{ runs: Promise<RunResult | undefined>[]; more: boolean }> {
+  async #startDue(): Promise<{ runs: Promise<RunResult | undefined>[]; more: boolean; delayMs: number }> {
     const runs: Promise<RunResult | undefined>[] = [];
     let more = false;
+    let delayMs = this.#pollMs;
     for (const platform of this.#deliveries.keys()) {
-      const due = await this.#records.dueBy(platform, this.#now(), BATCH);
-      for (const { id, dueAt } of due) {
+      const upcoming = await this.#records.dueBy(platform, Infinity, BATCH);
+      const now = this.#now();
+      for (const { id, dueAt } of upcoming) {
+        if (dueAt > now) break;
         if (this.#running.has(id)) continue;
-        if (this.#running.size >= MAX_RUNNING) return { runs, more: true };
+        if (this.#running.size >= MAX_RUNNING) {
+          more = true;
+          break;
+        }
         const run = this.#run(platform, id, dueAt).finally(() => this.#running.delete(id));
         this.#running.set(id, run);
         runs.push(run);
       }
-      more ||= due.length === BATCH;
+      more ||= upcoming.length === BATCH && upcoming.every(({ dueAt }) => dueAt <= now);
+      const next = upcoming.find(({ id }) => !this.#running.has(id));
+      // Due but not taken (held elsewhere, or put off by a limit): look again in a while.
+      if (next) delayMs = Math.min(delayMs, next.dueAt > now ? next.dueAt - now : this.#retryMs());
     }
-    return { runs, more };
+    return { runs, more, delayMs };
   }
 
   async #run(platform: string, id: string, dueAt: number): Promise<RunResult | undefined> {
