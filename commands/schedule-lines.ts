@@ -1,7 +1,7 @@
 import { HeraldError } from '../src/errors.ts';
 import type { Schedule, ScheduleActor, ScheduleTarget } from '../src/schedules/schedule.ts';
 import type { ScheduleService } from '../src/schedules/schedule-service.ts';
-import type { UserTimezones } from '../src/schedules/user-timezones.ts';
+import type { UserTimezones, ZoneSubject } from '../src/schedules/user-timezones.ts';
 import { formatWhen } from '../src/schedules/zone-time.ts';
 import type { CommandServices, InvocationContext } from './command.ts';
 
@@ -24,12 +24,17 @@ export function actorOf(ctx: InvocationContext): ScheduleActor {
 
 /** The zone the invoking user reads times in: their own choice, the platform's, their workspace's, then TZ. */
 export function zoneOf(ctx: Pick<InvocationContext, 'platform' | 'workspaceId' | 'user'>, timezones: UserTimezones): Promise<string> {
-  return timezones.resolve({
+  return timezones.resolve(zoneSubject(ctx));
+}
+
+/** Whose zone times the user gives are read in. */
+export function zoneSubject(ctx: Pick<InvocationContext, 'platform' | 'workspaceId' | 'user'>): ZoneSubject {
+  return {
     platform: ctx.platform,
     userId: ctx.user.id,
     ...(ctx.workspaceId !== undefined && { workspaceId: ctx.workspaceId }),
     ...(ctx.user.timezone !== undefined && { platformZone: ctx.user.timezone }),
-  });
+  };
 }
 
 /** Where the user is looking from: a channel, and the thread in it. */

@@ -1,10 +1,11 @@
 import type { UserTimezones } from '../src/schedules/user-timezones.ts';
 import { formatWhen } from '../src/schedules/zone-time.ts';
 import { booleanOption, stringOption, type CommandContext, type CommandDefinition } from './command.ts';
-import { scheduling, zoneOf } from './schedule-lines.ts';
+import { scheduling, zoneOf, zoneSubject } from './schedule-lines.ts';
 
 const ZONE_CHARS = 64;
 const FORGET = new Set(['clear', 'none', 'reset', 'default']);
+const SOURCES = { platform: 'your profile’s', workspace: 'the server’s', default: 'Herald’s default' } as const;
 
 /** The server's default zone, which members who chose none read times in; its administrators set it. */
 async function setServerZone(ctx: CommandContext, timezones: UserTimezones, given: string | undefined): Promise<void> {
@@ -49,10 +50,8 @@ export const timezone: CommandDefinition = {
         return ctx.reply(`Cleared: times you give me are read in ${fallback} again.`, { ephemeral: true });
       }
     }
-    const zone = await zoneOf(ctx, timezones);
-    const own = await timezones.userZone(ctx.platform, ctx.user.id);
-    const server = ctx.workspaceId === undefined ? undefined : await timezones.workspaceZone(ctx.platform, ctx.workspaceId);
-    const source = own ? 'your own choice' : `${server ? 'the server’s' : 'Herald’s default'}; set yours with /timezone zone:`;
+    const { zone, from } = await timezones.explain(zoneSubject(ctx));
+    const source = from === 'user' ? 'your own choice' : `${SOURCES[from]}; set yours with /timezone zone:`;
     const now = Date.now();
     await ctx.reply(`Your time zone is ${zone} (${source}); it is ${formatWhen(now, zone, now)} there now.`, { ephemeral: true });
   },

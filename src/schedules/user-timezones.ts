@@ -40,45 +40,40 @@ export class UserTimezones {
   }
 
   async resolve(subject: ZoneSubject): Promise<string> {
+    return (await this.explain(subject)).zone;
+  }
+
+  /** The zone `resolve` gives, and which of the choices above it came from. */
+  async explain(subject: ZoneSubject): Promise<{ zone: string; from: 'user' | 'platform' | 'workspace' | 'default' }> {
     const own = await this.#store.get<string>(userKey(subject.platform, subject.userId));
-    if (own) return own;
-    if (subject.platformZone && subject.platformZone.length <= MAX_ZONE_CHARS && isTimeZone(subject.platformZone)) return subject.platformZone;
+    if (own) return { zone: own, from: 'user' };
+    if (subject.platformZone && subject.platformZone.length <= MAX_ZONE_CHARS && isTimeZone(subject.platformZone)) {
+      return { zone: subject.platformZone, from: 'platform' };
+    }
     if (subject.workspaceId !== undefined) {
       const workspace = await this.#store.get<string>(workspaceKey(subject.platform, subject.workspaceId));
-      if (workspace) return workspace;
+      if (workspace) return { zone: workspace, from: 'workspace' };
     }
-    return this.#fallback;
-  }
-
-  /** The user's own choice, if they made one. */
-  userZone(platform: string, userId: string): Promise<string | undefined> {
-    return this.#store.get<string>(userKey(platform, userId));
-  }
-
-  /** The zone the workspace's administrators chose, if they did. */
-  workspaceZone(platform: string, workspaceId: string): Promise<string | undefined> {
-    return this.#store.get<string>(workspaceKey(platform, workspaceId));
+    return { zone: this.#fallback, from: 'default' };
   }
 
   /** Stores the user's zone (null forgets it); returns the canonical name stored. */
-  async setUserZone(platform: string, userId: string, zone: string | null): Promise<string | null> {
-    if (zone === null) {
-      await this.#store.delete(userKey(platform, userId));
-      return null;
-    }
-    const canonical = canonicalZone(zone);
-    await this.#store.set(userKey(platform, userId), canonical);
-    return canonical;
+  setUserZone(platform: string, userId: string, zone: string | null): Promise<string | null> {
+    return this.#put(userKey(platform, userId), zone);
   }
 
   /** Stores the workspace's zone (null forgets it), the default of its members who chose none. */
-  async setWorkspaceZone(platform: string, workspaceId: string, zone: string | null): Promise<string | null> {
+  setWorkspaceZone(platform: string, workspaceId: string, zone: string | null): Promise<string | null> {
+    return this.#put(workspaceKey(platform, workspaceId), zone);
+  }
+
+  async #put(key: string, zone: string | null): Promise<string | null> {
     if (zone === null) {
-      await this.#store.delete(workspaceKey(platform, workspaceId));
+      await this.#store.delete(key);
       return null;
     }
     const canonical = canonicalZone(zone);
-    await this.#store.set(workspaceKey(platform, workspaceId), canonical);
+    await this.#store.set(key, canonical);
     return canonical;
   }
 }

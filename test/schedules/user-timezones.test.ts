@@ -16,14 +16,14 @@ describe('UserTimezones', () => {
     const alice = { platform: 'discord', userId: 'U1', workspaceId: 'G1' };
     expect(await zones.resolve(alice)).toBe('UTC');
     expect(await zones.setWorkspaceZone('discord', 'G1', 'asia/tokyo')).toBe('Asia/Tokyo');
-    expect(await zones.resolve(alice)).toBe('Asia/Tokyo');
+    expect(await zones.explain(alice)).toEqual({ zone: 'Asia/Tokyo', from: 'workspace' });
     expect(await zones.resolve({ ...alice, workspaceId: 'G2' })).toBe('UTC');
     expect(await zones.resolve({ ...alice, platformZone: 'America/Los_Angeles' })).toBe('America/Los_Angeles');
     expect(await zones.resolve({ ...alice, platformZone: 'Nowhere/Atlantis' })).toBe('Asia/Tokyo');
 
     expect(await zones.setUserZone('discord', 'U1', ' europe/berlin ')).toBe('Europe/Berlin');
     expect(await zones.resolve({ ...alice, platformZone: 'America/Los_Angeles' })).toBe('Europe/Berlin');
-    expect(await zones.userZone('discord', 'U1')).toBe('Europe/Berlin');
+    expect(await zones.explain(alice)).toEqual({ zone: 'Europe/Berlin', from: 'user' });
     expect(await zones.resolve({ ...alice, platform: 'slack' })).toBe('UTC');
 
     await expect(zones.setUserZone('discord', 'U1', 'Mars/Olympus')).rejects.toThrow(ScheduleError);
