@@ -8,8 +8,8 @@ export const REMINDER_CHARS = 1000;
 /** Who sets a reminder from where: what an invocation and a platform's own reminder form share. */
 export type ReminderSubject = Pick<InvocationContext, 'platform' | 'workspaceId' | 'channelId' | 'threadId' | 'user' | 'isDirect'>;
 
-/** Where a reminder is delivered: by direct message when asked (or set in one), else where it was set. */
-function reminderTarget(subject: ReminderSubject, direct: boolean): ScheduleTarget {
+/** Where a run is delivered: by direct message when asked (or set in one), else where it was set. */
+export function hereOrDirect(subject: Pick<ReminderSubject, 'channelId' | 'threadId' | 'isDirect'>, direct: boolean): ScheduleTarget {
   if (direct || subject.isDirect) return { type: 'direct' };
   return { type: 'channel', channelId: subject.channelId, ...(subject.threadId !== undefined && { threadId: subject.threadId }) };
 }
@@ -26,7 +26,7 @@ export async function newReminder(
     platform: subject.platform,
     ...(subject.workspaceId !== undefined && { workspaceId: subject.workspaceId }),
     creator: { id: subject.user.id, displayName: subject.user.displayName },
-    target: reminderTarget(subject, request.direct),
+    target: hereOrDirect(subject, request.direct),
     text: request.what,
     when: request.when,
     timezone: await zoneOf(subject, timezones),

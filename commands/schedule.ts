@@ -1,6 +1,6 @@
 import type { NewSchedule } from '../src/schedules/schedule.ts';
 import { booleanOption, stringOption, type CommandContext, type CommandDefinition, type CommandServices } from './command.ts';
-import { WHEN_CHARS } from './remind.ts';
+import { hereOrDirect, WHEN_CHARS } from './remind.ts';
 import { actorOf, confirmation, scheduleLine, scheduling, zoneOf } from './schedule-lines.ts';
 
 const PROMPT_CHARS = 1500;
@@ -17,12 +17,7 @@ async function create(ctx: CommandContext, services: CommandServices): Promise<v
     return ctx.reply('Tell me what to do each time: a prompt, a channel to summarize, or both.', { ephemeral: true });
   }
   const channel = stringOption(ctx, 'channel');
-  const target: NewSchedule['target'] =
-    channel !== undefined
-      ? { type: 'channel', channelId: channel }
-      : ctx.isDirect
-        ? { type: 'direct' }
-        : { type: 'channel', channelId: ctx.channelId, ...(ctx.threadId !== undefined && { threadId: ctx.threadId }) };
+  const target: NewSchedule['target'] = channel !== undefined ? { type: 'channel', channelId: channel } : hereOrDirect(ctx, false);
   const { schedules, timezones } = scheduling(services);
   const schedule = await schedules.create({
     kind: summarized === undefined ? 'prompt' : 'summary',
