@@ -33,11 +33,14 @@ export function zoneParts(instant: Date | number, timeZone: string): Record<stri
   return out;
 }
 
-/** How far the zone's wall clock is ahead of UTC at `date`, in ms. */
-function offsetMs(date: Date, timeZone: string): number {
-  const p = zoneParts(date, timeZone);
-  const wall = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!);
-  return wall - Math.floor(date.getTime() / 1000) * 1000;
+/**
+ * The zone's wall clock at `instant`, as a "wall" number: the ms since the epoch a UTC clock showing the same date and
+ * time would have (whole seconds; the milliseconds carried over).
+ */
+export function wallClock(instant: number, timeZone: string): number {
+  const p = zoneParts(instant, timeZone);
+  const ms = ((instant % 1000) + 1000) % 1000;
+  return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!) + ms;
 }
 
 /** `YYYY-MM-DD` of `date` in the zone: the day a daily counter belongs to. */
@@ -51,8 +54,8 @@ export function nextMidnight(date: Date, timeZone: string): Date {
   const p = zoneParts(date, timeZone);
   const wallMidnight = Date.UTC(p.year!, p.month! - 1, p.day! + 1);
   // The offset at midnight may differ from the one now (DST); two passes settle it.
-  let guess = wallMidnight - offsetMs(date, timeZone);
-  guess = wallMidnight - offsetMs(new Date(guess), timeZone);
+  let guess = wallMidnight - (wallClock(date.getTime(), timeZone) - date.getTime());
+  guess = wallMidnight - (wallClock(guess, timeZone) - guess);
   return new Date(guess);
 }
 

@@ -1,7 +1,8 @@
 import * as chrono from 'chrono-node';
 import { Cron } from 'croner';
 import { ScheduleError } from './schedule-error.ts';
-import { instantOf, wallClock } from './zone-time.ts';
+import { wallClock } from '../conversation/clock.ts';
+import { instantOf } from './zone-time.ts';
 
 /** A time as the scheduler keeps it: one instant, or a croner pattern with its first occurrence after now. */
 export type ParsedWhen = { type: 'once'; at: number } | { type: 'recurring'; pattern: string; first: number };

@@ -2,14 +2,7 @@
  * Wall-clock time in an IANA zone, as a "wall" number: the ms since the epoch that a UTC clock showing the same
  * date and time would have. Converting back handles daylight-saving changes the way schedules need them.
  */
-import { zoneFormats, zoneParts } from '../conversation/clock.ts';
-
-/** The zone's wall clock at `instant`, as a wall number (whole seconds; the milliseconds carried over). */
-export function wallClock(instant: number, timeZone: string): number {
-  const p = zoneParts(instant, timeZone);
-  const ms = ((instant % 1000) + 1000) % 1000;
-  return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!) + ms;
-}
+import { wallClock, zoneFormats, zoneParts } from '../conversation/clock.ts';
 
 const HOUR_MS = 3_600_000;
 const MINUTE_MS = 60_000;
