@@ -41,12 +41,7 @@ function metadataOf(raw: string): RemindMetadata | undefined {
 
 /** The message's text as people read it, mentions as names, cut to a line or two. */
 async function excerptOf(rt: SlackRuntime, text: string): Promise<string> {
-  const { text: plain, mentions } = readSlackText(text);
-  const names = await Promise.all(mentions.map((m) => rt.users.named(m.id)));
-  const shown = mentions
-    .reduce((done, mention, i) => done.split(mention.raw).join(`@${names[i]!.displayName}`), plain)
-    .replace(/\s+/g, ' ')
-    .trim();
+  const shown = (await rt.users.mentionsAsNames(readSlackText(text))).replace(/\s+/g, ' ').trim();
   return shown.length > EXCERPT_CHARS ? `${shown.slice(0, EXCERPT_CHARS - 1)}…` : shown;
 }
 

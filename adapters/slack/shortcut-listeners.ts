@@ -38,10 +38,8 @@ interface ShortcutMessage {
 
 /** The message the shortcut was picked on: its text with mentions as names, its files fetched only when read. */
 async function targetOf(rt: SlackRuntime, message: ShortcutMessage): Promise<TargetMessage> {
-  const { text, mentions } = readSlackText(message.text ?? '');
   const authorId = message.user ?? message.bot_id ?? '';
-  const [author, ...mentioned] = await Promise.all([rt.users.named(authorId), ...mentions.map((m) => rt.users.named(m.id))]);
-  const shown = mentions.reduce((done, mention, i) => done.split(mention.raw).join(`@${mentioned[i]!.displayName}`), text);
+  const [author, shown] = await Promise.all([rt.users.named(authorId), rt.users.mentionsAsNames(readSlackText(message.text ?? ''))]);
   const files = (message.files ?? []).filter(isPresent).map((file) => ({
     name: fileName(file),
     ...(file.mimetype && { contentType: file.mimetype }),
@@ -52,7 +50,7 @@ async function targetOf(rt: SlackRuntime, message: ShortcutMessage): Promise<Tar
   return {
     id: message.ts,
     text: shown,
-    author: { id: authorId, displayName: author!.displayName, isBot: message.bot_id !== undefined || author!.isBot },
+    author: { id: authorId, displayName: author.displayName, isBot: message.bot_id !== undefined || author.isBot },
     files,
     sentAt: Math.round(Number(message.ts) * 1000),
   };

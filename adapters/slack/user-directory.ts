@@ -1,4 +1,5 @@
 import type { SlackApi } from './slack-api.ts';
+import type { SlackTextParts } from './incoming-text.ts';
 
 export interface SlackPerson {
   id: string;
@@ -65,6 +66,12 @@ export class UserDirectory {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** The text with each of its mentions shown as @name, as people read it (names waited for as `named` does). */
+  async mentionsAsNames({ text, mentions }: SlackTextParts): Promise<string> {
+    const names = await Promise.all(mentions.map((mention) => this.named(mention.id)));
+    return mentions.reduce((done, mention, i) => done.split(mention.raw).join(`@${names[i]!.displayName}`), text);
   }
 
   /** Admin rights are read fresh: a demoted admin must lose /settings at once. */

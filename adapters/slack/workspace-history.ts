@@ -181,9 +181,7 @@ class SlackWorkspace implements WorkspaceHistory {
     const files = new SharedFileReader();
     const out: WorkspaceMessage[] = [];
     for (const m of messages) {
-      const { text, mentions } = readSlackText(m.text ?? '');
-      const names = await Promise.all(mentions.map((x) => users.get(x.id)));
-      const readable = mentions.reduce((t, x, i) => t.split(x.raw).join(`@${names[i]!.displayName}`), text);
+      const readable = await users.mentionsAsNames(readSlackText(m.text ?? ''));
       const shared = (m.files ?? []).filter(isPresent).flatMap((f) => sharedFile(api, f));
       const fileText = shared.length > 0 ? await files.textOf(shared, signal) : '';
       const author = m.user ? (await users.get(m.user)).displayName : (m.username ?? 'a bot');
