@@ -1,6 +1,6 @@
 import type { FvadModule } from '@echogarden/fvad-wasm';
 import type { FrameClassifier, FrameKind } from '../src/voice/talk/frame-classifier.ts';
-import { FRAME_SAMPLES } from '../src/voice/talk/frame-features.ts';
+import { FRAME_SAMPLES_48K } from '../src/media/speech/opus-encoder.ts';
 import { WebRtcVad } from '../src/voice/talk/webrtc-vad.ts';
 
 /**
@@ -14,17 +14,17 @@ export class EnergyClassifier implements FrameClassifier {
   classify(frame: Int16Array): FrameKind {
     let squares = 0;
     let crossings = 0;
-    for (let i = 0; i < FRAME_SAMPLES; i++) {
+    for (let i = 0; i < FRAME_SAMPLES_48K; i++) {
       const v = frame[i]!;
       squares += v * v;
       if (i > 0 && v >= 0 !== frame[i - 1]! >= 0) crossings++;
     }
-    const level = squares === 0 ? -100 : 10 * Math.log10(squares / FRAME_SAMPLES / 32768 ** 2);
+    const level = squares === 0 ? -100 : 10 * Math.log10(squares / FRAME_SAMPLES_48K / 32768 ** 2);
     this.#levels[this.#next] = level;
     this.#next = (this.#next + 1) % this.#levels.length;
     const floor = Math.min(level, ...this.#levels);
     if (level < -50 || level < floor + 12) return 'silence';
-    return crossings / FRAME_SAMPLES < 0.06 ? 'voiced' : 'speech';
+    return crossings / FRAME_SAMPLES_48K < 0.06 ? 'voiced' : 'speech';
   }
 
   clear(): void {}

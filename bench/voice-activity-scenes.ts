@@ -1,5 +1,5 @@
 import type { FrameClassifier, FrameKind } from '../src/voice/talk/frame-classifier.ts';
-import { FRAME_SAMPLES } from '../src/voice/talk/frame-features.ts';
+import { FRAME_SAMPLES_48K } from '../src/media/speech/opus-encoder.ts';
 import { DEFAULT_VOICE_ACTIVITY, VoiceActivity, type VoiceActivityEvent } from '../src/voice/talk/voice-activity.ts';
 import { type TalkFixture, talkFixture } from '../test/fakes/discord-voice/talk-fixtures.ts';
 import { seededRandom } from '../test/media/speech/signals.ts';
@@ -49,7 +49,7 @@ const TAIL_MS = 1200;
 const TRUTH_DB = -50;
 
 function frameDb(samples: Int16Array, frame: number): number {
-  const slice = samples.subarray(frame * FRAME_SAMPLES, (frame + 1) * FRAME_SAMPLES);
+  const slice = samples.subarray(frame * FRAME_SAMPLES_48K, (frame + 1) * FRAME_SAMPLES_48K);
   const level = rms(slice) / 32768;
   return level === 0 ? -100 : 20 * Math.log10(level);
 }
@@ -66,9 +66,9 @@ export function noiseName(snrDb: number | undefined): string {
 
 /** `sound` between room noise, the noise `snrDb` below the sound's RMS (no noise when undefined). */
 function scene(name: string, sound: Int16Array, isTurn: boolean, snrDb: number | undefined, seed: number, isVoice = isTurn): Scene {
-  const lead = (LEAD_MS / FRAME_MS) * FRAME_SAMPLES;
-  const frames = Math.ceil((lead + sound.length) / FRAME_SAMPLES) + TAIL_MS / FRAME_MS;
-  const clean = new Int16Array(frames * FRAME_SAMPLES);
+  const lead = (LEAD_MS / FRAME_MS) * FRAME_SAMPLES_48K;
+  const frames = Math.ceil((lead + sound.length) / FRAME_SAMPLES_48K) + TAIL_MS / FRAME_MS;
+  const clean = new Int16Array(frames * FRAME_SAMPLES_48K);
   clean.set(sound, lead);
   const truth = Array.from({ length: frames }, (_, f) => isVoice && frameDb(clean, f) > TRUTH_DB);
   const pcm = new Int16Array(clean.length);
@@ -130,10 +130,10 @@ export function runScenes(all: Scene[], newClassifier: () => FrameClassifier): {
       free: () => classifier.free(),
     };
     const speaker = new VoiceActivity(recording);
-    const frames = scene.pcm.length / FRAME_SAMPLES;
+    const frames = scene.pcm.length / FRAME_SAMPLES_48K;
     const started = process.threadCpuUsage();
     for (let f = 0; f < frames; f++) {
-      const event = speaker.frame(scene.pcm.subarray(f * FRAME_SAMPLES, (f + 1) * FRAME_SAMPLES), f * FRAME_MS);
+      const event = speaker.frame(scene.pcm.subarray(f * FRAME_SAMPLES_48K, (f + 1) * FRAME_SAMPLES_48K), f * FRAME_MS);
       if (event) events.push(event);
     }
     const last = speaker.silence(frames * FRAME_MS + DEFAULT_VOICE_ACTIVITY.hangoverMs);

@@ -1,6 +1,7 @@
 import OpusScript from 'opusscript';
 import { describe, expect, it } from 'vitest';
-import { HEARD_FRAME_SAMPLES, HeardOpusDecoder } from '../../adapters/discord/voice/heard-opus-decoder.ts';
+import { HeardOpusDecoder } from '../../adapters/discord/voice/heard-opus-decoder.ts';
+import { FRAME_SAMPLES_48K } from '../../src/media/speech/opus-encoder.ts';
 import { ClientOpusEncoder } from '../fakes/discord-voice/client-opus.ts';
 import { talkFixture } from '../fakes/discord-voice/talk-fixtures.ts';
 
@@ -19,19 +20,19 @@ function decodeAll(decoder: HeardOpusDecoder, packets: Buffer[], expected: numbe
 const speech = talkFixture('time-in-tokyo-b');
 const encoder = new ClientOpusEncoder();
 const packets: Buffer[] = [];
-for (let at = 0; at < speech.length; at += HEARD_FRAME_SAMPLES) packets.push(encoder.encode(speech.subarray(at, at + HEARD_FRAME_SAMPLES)));
+for (let at = 0; at < speech.length; at += FRAME_SAMPLES_48K) packets.push(encoder.encode(speech.subarray(at, at + FRAME_SAMPLES_48K)));
 encoder.delete();
 
 describe('decoding what a speaker sends', () => {
   it('gives the same 20 ms mono frames with native libopus and with the WebAssembly build', async () => {
     const native = await decodeAll(new HeardOpusDecoder({ backend: 'native' }), packets, packets.length);
     const wasm = await decodeAll(new HeardOpusDecoder({ backend: 'wasm', maxPending: packets.length }), packets, packets.length);
-    expect(native.every((frame) => frame.length === HEARD_FRAME_SAMPLES)).toBe(true);
+    expect(native.every((frame) => frame.length === FRAME_SAMPLES_48K)).toBe(true);
     let largest = 0;
     native.forEach((frame, f) => frame.forEach((sample, i) => (largest = Math.max(largest, Math.abs(sample - wasm[f]![i]!)))));
     expect(largest).toBeLessThanOrEqual(2);
     const energy = native.reduce((sum, frame) => sum + frame.reduce((s, x) => s + x * x, 0), 0);
-    expect(Math.sqrt(energy / (native.length * HEARD_FRAME_SAMPLES))).toBeGreaterThan(500); // speech, not silence
+    expect(Math.sqrt(energy / (native.length * FRAME_SAMPLES_48K))).toBeGreaterThan(500); // speech, not silence
   });
 
   it('keeps at most the latest packets that come while the WebAssembly decoder starts', async () => {

@@ -6,11 +6,10 @@ import type { Logger } from '../../../src/log/logger.ts';
 import { VoiceError } from '../../../src/voice/voice-error.ts';
 import type { ChannelRef, VoicePlatform } from '../../../src/voice/voice-platform.ts';
 import type { DiscordVoiceLink, DiscordVoiceLinkOptions } from './discord-voice-link.ts';
+import { MESSAGE_LIMIT } from '../discord-surface.ts';
 import { NO_MENTIONS } from '../mentions.ts';
 import { sourcesEmbed } from '../sources-embed.ts';
 import { voiceChannelAccess, voiceChannelRefusal } from './voice-permissions.ts';
-
-const DISCORD_MESSAGE_CHARS = 2000;
 
 export type VoiceLinkTimings = Omit<DiscordVoiceLinkOptions, 'guildId' | 'channelId' | 'adapterCreator' | 'logger' | 'isBot'>;
 
@@ -93,7 +92,7 @@ export class DiscordVoicePlatform implements VoicePlatform {
   async postInVoiceChat(guildId: string, channelId: string, text: string, citations: readonly Citation[] = []): Promise<void> {
     const channel = this.#guild(guildId).channels.cache.get(channelId);
     if (!channel?.isVoiceBased()) return;
-    const parts = splitMarkdown(text, DISCORD_MESSAGE_CHARS);
+    const parts = splitMarkdown(text, MESSAGE_LIMIT);
     for (const [index, content] of parts.entries()) {
       const last = index === parts.length - 1;
       await channel.send({ content, allowedMentions: NO_MENTIONS, ...(last && citations.length > 0 && { embeds: [sourcesEmbed(citations)] }) });

@@ -4,9 +4,6 @@ import { quietly } from '../../../src/media/audio/quiet-console.ts';
 import { nativeOpus, opusBackend, type NativeOpusCodec, type OpusBackend } from '../../../src/media/opus-backend.ts';
 import { FRAME_SAMPLES_48K } from '../../../src/media/speech/opus-encoder.ts';
 
-/** 20 ms at 48 kHz. */
-export const HEARD_FRAME_SAMPLES = FRAME_SAMPLES_48K;
-
 /**
  * One speaker's Opus stream decoded packet by packet to 48 kHz mono (libopus downmixes stereo packets), cut into
  * 20 ms frames. Native libopus when it loads, else the WebAssembly decoder, which needs a moment to start: packets
@@ -85,7 +82,7 @@ export class HeardOpusDecoder {
     }
     let at = 0;
     // Each packet's samples are fresh, so the frames may be views of them.
-    for (; at + HEARD_FRAME_SAMPLES <= all.length; at += HEARD_FRAME_SAMPLES) onFrame(all.subarray(at, at + HEARD_FRAME_SAMPLES));
+    for (; at + FRAME_SAMPLES_48K <= all.length; at += FRAME_SAMPLES_48K) onFrame(all.subarray(at, at + FRAME_SAMPLES_48K));
     this.#carry = all.subarray(at);
   }
 }

@@ -1,8 +1,8 @@
-/** 20 ms at 48 kHz. */
-export const FRAME_SAMPLES = 960;
+import { FRAME_SAMPLES_48K } from '../../media/speech/opus-encoder.ts';
+
 const DECIMATION = 6;
 /** The analysis runs at 8 kHz over the last 40 ms, long enough for two periods of a 60 Hz voice. */
-const WINDOW = (2 * FRAME_SAMPLES) / DECIMATION;
+const WINDOW = (2 * FRAME_SAMPLES_48K) / DECIMATION;
 const MIN_LAG = 8000 / 400;
 const MAX_LAG = Math.ceil(8000 / 60);
 
@@ -32,7 +32,7 @@ export class FrameFeatures {
       }
       window[half + i] = sum / DECIMATION;
     }
-    this.level = squares === 0 ? -100 : 10 * Math.log10(squares / FRAME_SAMPLES / 32768 ** 2);
+    this.level = squares === 0 ? -100 : 10 * Math.log10(squares / FRAME_SAMPLES_48K / 32768 ** 2);
   }
 
   /** Starts afresh, as after a long gap. */

@@ -1,9 +1,9 @@
 import { writeWav } from '../../media/wav.ts';
-import { FRAME_SAMPLES } from './frame-features.ts';
+import { ASR_SAMPLE_RATE } from '../../media/audio/normalize.ts';
+import { FRAME_SAMPLES_48K } from '../../media/speech/opus-encoder.ts';
 
 /** Speech recognition needs no more than 16 kHz. */
-const WAV_RATE = 16_000;
-const DECIMATION = 48_000 / WAV_RATE;
+const DECIMATION = 48_000 / ASR_SAMPLE_RATE;
 
 /**
  * One speaker's audio around a turn: the last frames before speech began (so its first syllable is not cut),
@@ -30,7 +30,7 @@ export class TurnAudio {
   }
 
   add(pcm: Int16Array): void {
-    if (pcm.length !== FRAME_SAMPLES || (this.#recording && this.full)) return;
+    if (pcm.length !== FRAME_SAMPLES_48K || (this.#recording && this.full)) return;
     this.#frames.push(decimate(pcm));
     if (!this.#recording && this.#frames.length > this.#prerollFrames) this.#frames.shift();
   }
@@ -44,9 +44,9 @@ export class TurnAudio {
   take(): Buffer {
     const frames = this.#frames;
     this.discard();
-    const samples = new Int16Array((frames.length * FRAME_SAMPLES) / DECIMATION);
-    frames.forEach((frame, index) => samples.set(frame, (index * FRAME_SAMPLES) / DECIMATION));
-    return writeWav(samples, WAV_RATE, 1);
+    const samples = new Int16Array((frames.length * FRAME_SAMPLES_48K) / DECIMATION);
+    frames.forEach((frame, index) => samples.set(frame, (index * FRAME_SAMPLES_48K) / DECIMATION));
+    return writeWav(samples, ASR_SAMPLE_RATE, 1);
   }
 
   /** Drops what was heard (not a turn after all). */
@@ -58,7 +58,7 @@ export class TurnAudio {
 
 /** 48 kHz to 16 kHz, each output sample the mean of three (a plain low-pass, enough for speech). */
 function decimate(pcm: Int16Array): Int16Array {
-  const out = new Int16Array(FRAME_SAMPLES / DECIMATION);
-  for (let i = 0, at = 0; i < FRAME_SAMPLES; i += DECIMATION) out[at++] = Math.round((pcm[i]! + pcm[i + 1]! + pcm[i + 2]!) / DECIMATION);
+  const out = new Int16Array(FRAME_SAMPLES_48K / DECIMATION);
+  for (let i = 0, at = 0; i < FRAME_SAMPLES_48K; i += DECIMATION) out[at++] = Math.round((pcm[i]! + pcm[i + 1]! + pcm[i + 2]!) / DECIMATION);
   return out;
 }

@@ -1,5 +1,5 @@
 import { type FrameClassifier, VoiceFrameClassifier } from './frame-classifier.ts';
-import { FRAME_SAMPLES } from './frame-features.ts';
+import { FRAME_SAMPLES_48K } from '../../media/speech/opus-encoder.ts';
 import { loadWebRtcVad } from './webrtc-vad.ts';
 
 const FRAME_MS = 20;
@@ -70,7 +70,7 @@ export class VoiceActivity {
       this.#leadAt = undefined;
     }
     this.#lastFrameAt = at;
-    const kind = pcm.length === FRAME_SAMPLES ? this.#classifier.classify(pcm) : 'silence';
+    const kind = pcm.length === FRAME_SAMPLES_48K ? this.#classifier.classify(pcm) : 'silence';
     if (kind === 'silence') {
       this.#leadAt = undefined;
     } else if (kind === 'speech') {

@@ -1,6 +1,6 @@
 import loadFvad, { type FvadModule } from '@echogarden/fvad-wasm';
 import { HeraldError } from '../../errors.ts';
-import { FRAME_SAMPLES } from './frame-features.ts';
+import { FRAME_SAMPLES_48K } from '../../media/speech/opus-encoder.ts';
 
 const SAMPLE_RATE = 48_000;
 
@@ -31,7 +31,7 @@ export class WebRtcVad {
   constructor(fvad: FvadModule, mode: 0 | 1 | 2 | 3) {
     this.#fvad = fvad;
     this.#instance = fvad._fvad_new();
-    this.#frame = fvad._malloc(FRAME_SAMPLES * 2);
+    this.#frame = fvad._malloc(FRAME_SAMPLES_48K * 2);
     if (!this.#instance || !this.#frame) throw new HeraldError('WebRTC VAD: out of WebAssembly memory', { code: 'vad_memory', kind: 'internal' });
     fvad._fvad_set_sample_rate(this.#instance, SAMPLE_RATE);
     fvad._fvad_set_mode(this.#instance, mode);
@@ -42,7 +42,7 @@ export class WebRtcVad {
   isVoice(frame: Int16Array): boolean {
     // The heap view is re-read each time: it is replaced whenever the WebAssembly memory grows.
     this.#fvad.HEAP16.set(frame, this.#frame >> 1);
-    return this.#fvad._fvad_process(this.#instance, this.#frame, FRAME_SAMPLES) === 1;
+    return this.#fvad._fvad_process(this.#instance, this.#frame, FRAME_SAMPLES_48K) === 1;
   }
 
   /** Releases its memory; it cannot be used afterwards. */
