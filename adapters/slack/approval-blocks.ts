@@ -49,10 +49,14 @@ export function settledApproval(view: ApprovalView, end: ApprovalEnd): ApprovalC
   return approvalContent(view, `${APPROVAL_ENDS[end]}:`);
 }
 
+/** An approval only its asker sees, once it ended: one line, as it cannot be edited (see approval-message.ts). */
+export function privateEnd(text: string): ApprovalContent {
+  return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
+}
+
 /** What an approval only its asker sees shows once pressed: the press's response_url replaces it with this. */
 export function answeredPrivately(answer: ApprovalPress['answer']): ApprovalContent {
-  const text = APPROVAL_ENDS[answer];
-  return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
+  return privateEnd(APPROVAL_ENDS[answer]);
 }
 
 /** The answer and approval a pressed button stands for; undefined for anything else. */

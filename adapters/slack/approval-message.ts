@@ -1,5 +1,5 @@
 import type { ApprovalMessage, ApprovalView } from '../../src/platform/platform.ts';
-import { settledApproval, waitingApproval, type ApprovalContent } from './approval-blocks.ts';
+import { privateEnd, settledApproval, waitingApproval, type ApprovalContent } from './approval-blocks.ts';
 import { deleteMessages } from './delete-messages.ts';
 import { postEphemeralBlocks, type EphemeralTarget } from './ephemeral-reply.ts';
 import type { ReplyTarget } from './reply-part.ts';
@@ -30,8 +30,7 @@ export async function postEphemeralApproval(api: SlackApi, target: EphemeralTarg
   return {
     settle: async (end) => {
       if (end === 'approved' || end === 'denied') return;
-      const { text } = settledApproval(view, end);
-      await postEphemeralBlocks(api, target, { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] });
+      await postEphemeralBlocks(api, target, privateEnd(settledApproval(view, end).text));
     },
   };
 }
