@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { OpusFrameStreamOptions } from '../../media/speech/opus-frame-stream.ts';
 import { startLiveSpeech, type LiveSpeech } from '../live-speech.ts';
+import { PacketHold } from '../packet-hold.ts';
 
 /** Opens the streamed speech (pcm16, 24 kHz mono) of one sentence. */
 export type SentenceSpeech = (text: string, signal: AbortSignal) => AsyncIterable<Uint8Array>;
@@ -17,7 +18,9 @@ export class SpokenAnswer {
   #playing = -1;
   #ended = false;
   #stopped = false;
+  readonly #hold = new PacketHold();
   #paused = false;
+  readonly #source: Readable;
   #wake: (() => void) | undefined;
   #synthesized = 0;
   /** The Opus packets to play: 20 ms each, object mode, at most one read ahead. */
@@ -26,7 +29,8 @@ export class SpokenAnswer {
   constructor(speech: SentenceSpeech, opus: OpusFrameStreamOptions = {}) {
     this.#speech = speech;
     this.#opus = opus;
-    this.packets = Readable.from(this.#play(), { objectMode: true, highWaterMark: 1 });
+    this.#source = Readable.from(this.#play(), { objectMode: true, highWaterMark: 1 });
+    this.packets = this.#hold.through(this.#source);
   }
 
   /** Sentences whose speech was requested. */
@@ -54,11 +58,12 @@ export class SpokenAnswer {
 
   pause(): void {
     this.#paused = true;
+    this.#hold.hold();
   }
 
   resume(): void {
     this.#paused = false;
-    this.#notify();
+    this.#hold.release();
   }
 
   /** Stops at once: synthesis is cancelled and the packets end. */
@@ -67,6 +72,7 @@ export class SpokenAnswer {
     this.#stopped = true;
     for (const sentence of this.#sentences) sentence.live?.cancel();
     this.#notify();
+    this.#source.destroy();
   }
 
   async *#play(): AsyncGenerator<Buffer> {
@@ -77,7 +83,6 @@ export class SpokenAnswer {
       this.#startAhead();
       try {
         for await (const packet of this.#sentences[index]!.live!.packets as AsyncIterable<Buffer>) {
-          while (this.#paused && !this.#stopped) await this.#wait();
           if (this.#stopped) return;
           yield packet;
         }
