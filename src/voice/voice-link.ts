@@ -33,7 +33,8 @@ export interface VoiceLink {
   leave(): void;
   /**
    * Hears the people in the channel, bots excepted: the bot stops being deafened and `onAudio` gets every frame
-   * until the returned function is called (the bot is deafened again). Absent where the platform cannot hear.
+   * until the returned function is called (the bot is deafened again). One listener at a time: a new one takes the
+   * place of the last. Absent where the platform cannot hear.
    * Nothing arrives while a person is silent: a gap in their frames is silence.
    */
   listen?(onAudio: (audio: HeardAudio) => void): () => void;

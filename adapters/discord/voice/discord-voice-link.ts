@@ -69,7 +69,7 @@ export class DiscordVoiceLink implements VoiceLink {
   #recovery: Promise<void> | undefined;
   #endPlayback: (() => void) | undefined;
   #closed = false;
-  readonly #hearers = new Set<{ onAudio: (audio: HeardAudio) => void }>();
+  #hearer: ((audio: HeardAudio) => void) | undefined;
   #hearing: VoiceHearing | undefined;
   #listenerFailed = false;
 
@@ -124,8 +124,8 @@ export class DiscordVoiceLink implements VoiceLink {
 
   listen(onAudio: (audio: HeardAudio) => void): () => void {
     if (this.#closed) return () => {};
-    const hearer = { onAudio };
-    this.#hearers.add(hearer);
+    const hearer = (audio: HeardAudio) => onAudio(audio);
+    this.#hearer = hearer;
     if (!this.#hearing) {
       const { guildId, logger, isBot = () => false, opusBackend } = this.#options;
       this.#hearing = new VoiceHearing({ guildId, logger, isBot, opusBackend, deliver: (audio) => this.#deliver(audio) });
@@ -133,7 +133,8 @@ export class DiscordVoiceLink implements VoiceLink {
       this.#syncHearing();
     }
     return () => {
-      if (!this.#hearers.delete(hearer) || this.#hearers.size > 0) return;
+      if (this.#hearer !== hearer) return;
+      this.#hearer = undefined;
       this.#hearing?.stop();
       this.#hearing = undefined;
       if (!this.#closed) this.#syncHearing();
@@ -145,7 +146,7 @@ export class DiscordVoiceLink implements VoiceLink {
     this.#closed = true;
     this.#hearing?.stop();
     this.#hearing = undefined;
-    this.#hearers.clear();
+    this.#hearer = undefined;
     this.#player.stop(true);
     this.#endPlayback?.();
     const connection = this.#connection;
@@ -196,14 +197,12 @@ export class DiscordVoiceLink implements VoiceLink {
   }
 
   #deliver(audio: HeardAudio): void {
-    for (const hearer of this.#hearers) {
-      try {
-        hearer.onAudio(audio);
-      } catch (error) {
-        if (this.#listenerFailed) continue;
-        this.#listenerFailed = true;
-        this.#options.logger.error({ err: error, guildId: this.#options.guildId }, 'voice: a listener failed on heard audio');
-      }
+    try {
+      this.#hearer?.(audio);
+    } catch (error) {
+      if (this.#listenerFailed) return;
+      this.#listenerFailed = true;
+      this.#options.logger.error({ err: error, guildId: this.#options.guildId }, 'voice: a listener failed on heard audio');
     }
   }
 
