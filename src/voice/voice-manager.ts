@@ -1,14 +1,19 @@
-import type { SpeechInput } from '../capabilities/synthesize.ts';
+import { synthesizeStream, type SpeechInput } from '../capabilities/synthesize.ts';
+import { transcribe } from '../capabilities/transcribe.ts';
+import { SpendingGuard } from '../conversation/quotas.ts';
 import type { ResolvedSettings } from '../conversation/settings.ts';
 import type { ConversationKey } from '../conversation/types.ts';
 import type { Logger } from '../log/logger.ts';
 import type { OpusFrameStreamOptions } from '../media/speech/opus-frame-stream.ts';
+import type { Core } from '../core.ts';
 import type { Store } from '../store/store.ts';
 import { warmUpLiveSpeech } from './live-speech.ts';
 import { narrationFor, type ChatMessageForNarration, type Narration } from './narration.ts';
+import { narrationBudget } from './narration-budget.ts';
 import { SpeechQueue } from './speech-queue.ts';
 import type { TalkServices } from './talk/talk-options.ts';
 import { TalkSession } from './talk/talk-session.ts';
+import { loadVoiceActivity } from './talk/voice-activity.ts';
 import type { NarrationStart, SpeechRequest, SpeechTicket, TalkStart, VoiceControl } from './voice-control.ts';
 import { VoiceError } from './voice-error.ts';
 import type { ChannelRef, VoicePlatform } from './voice-platform.ts';
@@ -41,6 +46,28 @@ export interface TalkOptions extends Omit<TalkServices, 'synthesize' | 'activity
   settings(key: ConversationKey): Promise<ResolvedSettings>;
   /** A talk session ends after this long without a turn. Default 5 minutes. */
   idleMs?: number;
+}
+
+/** A voice manager's options drawn from the core: speech, narration's budget and talk sessions, all charged as the rest. */
+export function coreVoiceOptions(
+  platform: string,
+  core: Pick<Core, 'capabilities' | 'store' | 'engine'>,
+  logger: Logger,
+): Pick<VoiceManagerOptions, 'platform' | 'synthesize' | 'store' | 'logger' | 'admitNarration' | 'talk'> {
+  return {
+    platform,
+    synthesize: (input) => synthesizeStream(core.capabilities, input),
+    store: core.store,
+    logger,
+    admitNarration: narrationBudget(platform, core.store, core.capabilities.config, logger),
+    talk: {
+      settings: (key) => core.engine.settingsFor(key),
+      answer: (message, handleOptions) => core.engine.handle(message, handleOptions),
+      transcribe: (input) => transcribe(core.capabilities, input),
+      spending: new SpendingGuard(core.store, core.capabilities.config),
+      loadActivity: () => loadVoiceActivity(),
+    },
+  };
 }
 
 /** Who asked where: a command's origin. */

@@ -1,13 +1,8 @@
 import { Events, type Client, type Guild, type Message, type VoiceBasedChannel, type VoiceState } from 'discord.js';
-import { synthesizeStream } from '../../../src/capabilities/synthesize.ts';
-import { transcribe } from '../../../src/capabilities/transcribe.ts';
-import { SpendingGuard } from '../../../src/conversation/quotas.ts';
 import type { Core } from '../../../src/core.ts';
 import type { ChatMessageForNarration } from '../../../src/voice/narration.ts';
-import { narrationBudget } from '../../../src/voice/narration-budget.ts';
-import { loadVoiceActivity } from '../../../src/voice/talk/voice-activity.ts';
 import type { VoiceControl } from '../../../src/voice/voice-control.ts';
-import { VoiceManager, type VoiceManagerOptions } from '../../../src/voice/voice-manager.ts';
+import { coreVoiceOptions, VoiceManager, type VoiceManagerOptions } from '../../../src/voice/voice-manager.ts';
 import { DiscordVoicePlatform, type VoiceLinkTimings } from './discord-voice-platform.ts';
 
 export interface DiscordVoiceOptions extends Pick<VoiceManagerOptions, 'idleTimeoutMs' | 'maxQueued' | 'maxNarrationBacklog'> {
@@ -40,22 +35,11 @@ export function createDiscordVoice(
 ): DiscordVoice {
   const logger = core.logger.child({ component: 'discord-voice' });
   const manager = new VoiceManager({
-    platform: 'discord',
+    ...coreVoiceOptions('discord', core, logger),
     voice: new DiscordVoicePlatform(client, logger, options.link),
-    synthesize: (input) => synthesizeStream(core.capabilities, input),
-    store: core.store,
-    logger,
     idleTimeoutMs: options.idleTimeoutMs,
     maxQueued: options.maxQueued,
     maxNarrationBacklog: options.maxNarrationBacklog,
-    admitNarration: narrationBudget('discord', core.store, core.capabilities.config, logger),
-    talk: {
-      settings: (key) => core.engine.settingsFor(key),
-      answer: (message, handleOptions) => core.engine.handle(message, handleOptions),
-      transcribe: (input) => transcribe(core.capabilities, input),
-      spending: new SpendingGuard(core.store, core.capabilities.config),
-      loadActivity: () => loadVoiceActivity(),
-    },
   });
   const onMessage = (message: Message) => {
     if (message.inGuild()) manager.narrate(narratedMessage(message));
