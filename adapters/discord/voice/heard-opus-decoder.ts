@@ -16,22 +16,22 @@ export class HeardOpusDecoder {
   readonly #maxPending: number;
   #carry: Int16Array = new Int16Array(0);
   #freed = false;
+  readonly #onFrame: (pcm: Int16Array) => void;
 
-  constructor(options: { backend?: OpusBackend; maxPending?: number } = {}) {
+  /** `onFrame` gets each whole 20 ms frame the packets complete. */
+  constructor(onFrame: (pcm: Int16Array) => void, options: { backend?: OpusBackend; maxPending?: number } = {}) {
+    this.#onFrame = onFrame;
     this.#maxPending = options.maxPending ?? 50;
     const Native = opusBackend(options.backend) === 'native' ? nativeOpus() : undefined;
     this.#native = Native ? new Native(48_000, 1) : undefined;
   }
 
-  /**
-   * Decodes a packet and hands over each whole 20 ms frame it completes. Throws on a packet libopus rejects
-   * (the stream goes on with the next).
-   */
-  decode(packet: Buffer, onFrame: (pcm: Int16Array) => void): void {
+  /** Decodes a packet and hands over each whole 20 ms frame it completes. Throws on a packet libopus rejects (the stream goes on with the next). */
+  decode(packet: Buffer): void {
     if (this.#freed) return;
-    if (this.#native) return this.#split(this.#decodeNative(packet), onFrame);
-    if (this.#wasm) return this.#split(this.#decodeWasm(this.#wasm, packet), onFrame);
-    if (!this.#pending) this.#startWasm(onFrame);
+    if (this.#native) return this.#split(this.#decodeNative(packet));
+    if (this.#wasm) return this.#split(this.#decodeWasm(this.#wasm, packet));
+    if (!this.#pending) this.#startWasm();
     this.#pending!.push(packet);
     if (this.#pending!.length > this.#maxPending) this.#pending!.shift();
   }
@@ -54,7 +54,7 @@ export class HeardOpusDecoder {
     return toInt16(decoded.channelData[0]!.subarray(0, decoded.samplesDecoded));
   }
 
-  #startWasm(onFrame: (pcm: Int16Array) => void): void {
+  #startWasm(): void {
     this.#pending = [];
     void import('opus-decoder')
       .then(async ({ OpusDecoder }) => {
@@ -64,7 +64,7 @@ export class HeardOpusDecoder {
         this.#wasm = decoder;
         for (const packet of this.#pending?.splice(0) ?? []) {
           try {
-            this.#split(this.#decodeWasm(decoder, packet), onFrame);
+            this.#split(this.#decodeWasm(decoder, packet));
           } catch {
             // A packet libopus rejects is skipped, as decode() would.
           }
@@ -73,7 +73,7 @@ export class HeardOpusDecoder {
       .catch(() => this.free());
   }
 
-  #split(samples: Int16Array, onFrame: (pcm: Int16Array) => void): void {
+  #split(samples: Int16Array): void {
     let all = samples;
     if (this.#carry.length > 0) {
       all = new Int16Array(this.#carry.length + samples.length);
@@ -82,7 +82,7 @@ export class HeardOpusDecoder {
     }
     let at = 0;
     // Each packet's samples are fresh, so the frames may be views of them.
-    for (; at + FRAME_SAMPLES_48K <= all.length; at += FRAME_SAMPLES_48K) onFrame(all.subarray(at, at + FRAME_SAMPLES_48K));
+    for (; at + FRAME_SAMPLES_48K <= all.length; at += FRAME_SAMPLES_48K) this.#onFrame(all.subarray(at, at + FRAME_SAMPLES_48K));
     this.#carry = all.subarray(at);
   }
 }

@@ -140,7 +140,7 @@ export class VoiceHearing {
     const speaker: Speaker = {
       userId,
       stream,
-      decoder: new HeardOpusDecoder({ backend: this.#options.opusBackend, maxPending: MAX_HELD_FRAMES }),
+      decoder: new HeardOpusDecoder((pcm) => this.#onFrame(speaker, pcm), { backend: this.#options.opusBackend, maxPending: MAX_HELD_FRAMES }),
       held: person ? null : [],
       burstStartedAt: performance.now(),
       soundPackets: 0,
@@ -170,14 +170,16 @@ export class VoiceHearing {
     }
     speaker.tokens -= 1;
     try {
-      speaker.decoder.decode(packet, (pcm) => {
-        const audio: HeardAudio = { userId: speaker.userId, pcm, at: now };
-        if (speaker.held === null) this.#options.deliver(audio);
-        else if (speaker.held.length < MAX_HELD_FRAMES) speaker.held.push(audio);
-      });
+      speaker.decoder.decode(packet);
     } catch (error) {
       this.#warnOnce('decode', { userId: speaker.userId, err: error }, 'voice: a received Opus packet could not be decoded');
     }
+  }
+
+  #onFrame(speaker: Speaker, pcm: Int16Array): void {
+    const audio: HeardAudio = { userId: speaker.userId, pcm, at: performance.now() };
+    if (speaker.held === null) this.#options.deliver(audio);
+    else if (speaker.held.length < MAX_HELD_FRAMES) speaker.held.push(audio);
   }
 
   #drop(speaker: Speaker): void {

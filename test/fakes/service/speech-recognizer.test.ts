@@ -20,9 +20,9 @@ afterAll(() => emu.close());
 /** What a user's voice becomes on its way to the service: Opus from their client, decoded by Herald. */
 function throughOpus(pcm: Int16Array): Int16Array {
   const encoder = new ClientOpusEncoder();
-  const decoder = new HeardOpusDecoder();
   const out: Int16Array[] = [];
-  for (let at = 0; at < pcm.length; at += 960) decoder.decode(encoder.encode(pcm.subarray(at, at + 960)), (frame) => out.push(frame));
+  const decoder = new HeardOpusDecoder((frame) => out.push(frame));
+  for (let at = 0; at < pcm.length; at += 960) decoder.decode(encoder.encode(pcm.subarray(at, at + 960)));
   encoder.delete();
   decoder.free();
   return concat(out);
