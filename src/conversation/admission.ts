@@ -3,7 +3,6 @@ import type { Logger } from '../log/logger.ts';
 import type { ConversationLocks } from './conversation-lock.ts';
 import type { QuotaDenial, QuotaGuard } from './quotas.ts';
 import type { ResolvedSettings, SettingsStore } from './settings.ts';
-import { stepAsideWhile, type StepAside } from './step-aside.ts';
 import type { TurnContext } from './turn-context.ts';
 import type { UsageLedger, UsageSubject } from './usage-ledger.ts';
 
@@ -22,12 +21,7 @@ export interface Admitted {
   settings: ResolvedSettings;
   /** Set when a quota refused the turn: only an edit still runs then, to take its old exchange away. */
   denial: QuotaDenial | null;
-  /** Waits on the asker (an approval) with the lock given up; later turns here stay queued, shown as waiting. */
-  stepAside: StepAside;
 }
-
-/** How long other instances find a conversation held while its turn waits on an approval (beyond the approval's own time). */
-const HOLD_MARGIN_MS = 30_000;
 
 /**
  * Lets a turn in: its place in the conversation's queue, the settings in force, the quotas, then the
@@ -66,8 +60,7 @@ export class Admission {
       onWait: () => turn.emit({ type: 'status', phase: 'queued', text: 'waiting for the previous reply…' }),
     });
     try {
-      const stepAside = stepAsideWhile(lease, config.conversation.approvalTimeoutMs + HOLD_MARGIN_MS, turn.signal, logger);
-      await body({ settings: resolved, denial, stepAside });
+      await body({ settings: resolved, denial });
       if (lease.lost) logger.warn({ conversation: turn.conversation }, 'reply finished after its conversation lock expired');
     } finally {
       await lease.release();

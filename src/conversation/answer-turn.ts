@@ -9,7 +9,6 @@ import type { ConversationHistory } from './history.ts';
 import { UNKNOWN_IMAGE_TOKENS } from './media-input.ts';
 import { runReplyLoop, type ChatFunction } from './reply-loop.ts';
 import type { ResolvedSettings } from './settings.ts';
-import type { StepAside } from './step-aside.ts';
 import { buildSystemPrompt } from './system-prompt.ts';
 import { estimateMessageTokens } from './token-estimate.ts';
 import type { TurnContext } from './turn-context.ts';
@@ -24,15 +23,14 @@ export interface AnswerDeps extends Omit<UserTurnDeps, 'documentTokens'> {
   history: ConversationHistory;
 }
 
-/** What an admitted turn holds: the settings in force, and a way to wait on the asker without the lock. */
+/** What an admitted turn holds: the settings in force. */
 export interface TurnAdmission {
   settings: ResolvedSettings;
-  stepAside: StepAside;
 }
 
 /**
- * Answers an admitted turn, holding its conversation's lock, and adds the exchange to the history it was given. The
- * lock is given up only while an approval waits, and the turns behind stay queued, so that history is still current.
+ * Answers an admitted turn, holding its conversation's lock (an approval waited on included), and adds the exchange to
+ * the history it was given, which no other turn can have changed meanwhile.
  */
 export async function answerTurn(turn: TurnContext, admission: TurnAdmission, history: readonly Exchange[], deps: AnswerDeps): Promise<void> {
   const user = await buildUserTurn(turn, { ...deps, documentTokens: Math.floor(deps.config.conversation.contextTokens / 2) });
@@ -45,7 +43,7 @@ export async function answerTurn(turn: TurnContext, admission: TurnAdmission, hi
 async function askModel(
   turn: TurnContext,
   user: UserTurn,
-  { settings, stepAside }: TurnAdmission,
+  { settings }: TurnAdmission,
   history: readonly Exchange[],
   deps: AnswerDeps,
 ): Promise<ChatMessage[]> {
@@ -64,7 +62,7 @@ async function askModel(
     ...(options.workspace && { workspace: options.workspace }),
     logger: deps.logger,
     mcpServersOff: settings.mcpOff,
-    ...(ask && { approve: (request) => stepAside(() => ask(request, signal)) }),
+    ...(ask && { approve: (request) => ask(request, signal) }),
     chargeUsage: (usage) => addUsage(turn.usage, usage),
   };
   // The vision model answers images without function tools. With API_FORMAT=messages, function tools ride only on

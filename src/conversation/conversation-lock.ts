@@ -21,12 +21,6 @@ export const defaultLockOptions: LockOptions = { ttlMs: 30_000, pollMinMs: 25, p
 export interface Lease {
   /** True when a renewal found the lock gone (expired or taken): another reply may be running. */
   readonly lost: boolean;
-  /**
-   * Gives the store lock up while the holder waits on someone (an approval), keeping its place: later turns here
-   * stay queued behind it, and other instances find the conversation held for at most `holdMs`. Resolves to the
-   * function that takes the lock again (waiting as `take` does).
-   */
-  stepAside(holdMs: number, signal?: AbortSignal): Promise<() => Promise<void>>;
   release(): Promise<void>;
 }
 
@@ -51,9 +45,8 @@ export interface Ticket {
  *   to pollMaxMs), which keeps instances from polling in lockstep. Instances are not ordered against each
  *   other beyond that: two instances' messages arriving within one poll interval may swap.
  * - The holder renews the store lock every renewEveryMs while a long reply streams.
- * - A holder waiting on a person (an approval) steps aside: the store lock is freed and renewed no more, while a hold
- *   record keeps other instances out and this process's queue keeps its turns behind it, so the history it read
- *   stays the conversation's latest.
+ * - A holder waiting on a person (an approval) keeps the lock and renews it: turns behind it wait, so the history it
+ *   read stays the conversation's latest, and a holder that crashes meanwhile frees the conversation within a TTL.
  */
 export class ConversationLocks {
   readonly #store: Store;
@@ -132,17 +125,13 @@ export class ConversationLocks {
     return (leave) => this.#lease(storeKey, token, leave);
   }
 
-  /** Polls for the store lock; a conversation another instance holds for an approval counts as locked (unless `own`). */
-  async #acquire(storeKey: string, { signal, onWait }: TakeOptions, started: number, own?: string): Promise<string> {
+  /** Polls for the store lock. */
+  async #acquire(storeKey: string, { signal, onWait }: TakeOptions, started: number): Promise<string> {
     let pause = this.#options.pollMinMs;
     for (;;) {
       signal?.throwIfAborted();
       const token = await this.#store.acquireLock(storeKey, this.#options.ttlMs);
-      if (token) {
-        const hold = await this.#store.get<string>(holdKey(storeKey));
-        if (hold === undefined || hold === own) return token;
-        await this.#store.releaseLock(storeKey, token);
-      }
+      if (token) return token;
       onWait?.();
       if (Date.now() - started + pause > this.#options.maxWaitMs) throw new LockBusyError(Date.now() - started);
       await sleep(pause * (0.75 + Math.random() * 0.5), undefined, { signal });
@@ -150,57 +139,31 @@ export class ConversationLocks {
     }
   }
 
-  #lease(storeKey: string, first: string, leave: () => void): Lease {
-    let token: string | undefined = first;
+  #lease(storeKey: string, token: string, leave: () => void): Lease {
     let lost = false;
     let released = false;
-    let renew: NodeJS.Timeout | undefined;
-    const startRenewing = () => {
-      renew = setInterval(() => {
-        if (token === undefined) return;
-        this.#store.renewLock(storeKey, token, this.#options.ttlMs).then(
-          (ok) => {
-            if (!ok && !released) {
-              lost = true;
-              this.#logger.warn({ lock: storeKey }, 'conversation lock lost while replying');
-            }
-          },
-          (error: unknown) => this.#logger.warn({ lock: storeKey, err: error }, 'conversation lock renewal failed'),
-        );
-      }, this.#options.renewEveryMs);
-      renew.unref();
-    };
-    startRenewing();
-    /** The hold that stands for the lock while it is given up, by its owner's id. */
-    let hold: string | undefined;
+    const renew = setInterval(() => {
+      this.#store.renewLock(storeKey, token, this.#options.ttlMs).then(
+        (ok) => {
+          if (!ok && !released) {
+            lost = true;
+            this.#logger.warn({ lock: storeKey }, 'conversation lock lost while replying');
+          }
+        },
+        (error: unknown) => this.#logger.warn({ lock: storeKey, err: error }, 'conversation lock renewal failed'),
+      );
+    }, this.#options.renewEveryMs);
+    renew.unref();
     return {
       get lost() {
         return lost;
-      },
-      stepAside: async (holdMs, signal) => {
-        if (released || token === undefined) throw new Error('a lease steps aside only while it holds the lock');
-        const held = token;
-        await this.#store.set(holdKey(storeKey), held, holdMs);
-        hold = held;
-        clearInterval(renew);
-        token = undefined;
-        await this.#store
-          .releaseLock(storeKey, held)
-          .catch((error: unknown) => this.#logger.warn({ lock: storeKey, err: error }, 'conversation lock release failed; it expires by itself'));
-        return async () => {
-          token = await this.#acquire(storeKey, { ...(signal && { signal }) }, Date.now(), held);
-          await this.#store.delete(holdKey(storeKey));
-          hold = undefined;
-          startRenewing();
-        };
       },
       release: async () => {
         if (released) return;
         released = true;
         clearInterval(renew);
         try {
-          if (hold !== undefined) await this.#store.delete(holdKey(storeKey));
-          if (token !== undefined) await this.#store.releaseLock(storeKey, token);
+          await this.#store.releaseLock(storeKey, token);
         } catch (error) {
           this.#logger.warn({ lock: storeKey, err: error }, 'conversation lock release failed; it expires by itself');
         } finally {
@@ -209,8 +172,4 @@ export class ConversationLocks {
       },
     };
   }
-}
-
-function holdKey(storeKey: string): string {
-  return `${storeKey}:hold`;
 }

@@ -217,14 +217,14 @@ export class ConversationEngine {
       turn.emit({ type: 'replacement', replaced });
       if (!replaced) return;
     } else this.#turns.enter(turn.conversation, entry);
-    await this.#admission.run(turn, async ({ settings, denial, stepAside }) => {
+    await this.#admission.run(turn, async ({ settings, denial }) => {
       const history = await this.#history.load(turn.key);
       if (replaces && history.at(-1)?.messageId === replaces.messageId) {
         history.pop();
         await this.#history.save(turn.key, history);
       }
       if (denial) emitDenial(turn, denial);
-      else await answerTurn(turn, { settings, stepAside }, history, this.#answerDeps);
+      else await answerTurn(turn, { settings }, history, this.#answerDeps);
     });
   }
 
