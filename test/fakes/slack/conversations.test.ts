@@ -90,3 +90,20 @@ describe('fake Slack: the limited history tier of apps outside the Marketplace',
     }
   });
 });
+
+describe('fake Slack: events from conversations the app is not in', () => {
+  it('are never delivered, over HTTP or Socket Mode; those from conversations it is in are', async () => {
+    const fake = await startFakeSlack();
+    try {
+      const outside = fake.addChannel({ name: 'outside', is_member: false }).id;
+      const mention = fake.events.appMention({ text: 'anyone?', channel: outside });
+      expect(() => fake.deliverEvent(mention)).toThrow(/not in #outside/);
+      expect(() => fake.socket.deliverEvent(fake.events.message({ text: 'hi', channel: outside }))).toThrow(/not in #outside/);
+      fake.setRequestUrl('http://127.0.0.1:9/slack/events');
+      const inside = await fake.deliverEvent(fake.events.appMention({ text: 'anyone?' }));
+      expect(inside.eventId).toMatch(/^Ev/);
+    } finally {
+      await fake.close();
+    }
+  });
+});

@@ -330,6 +330,7 @@ export class EventBuilders {
 
 /** The Events API `event_callback` envelope around an event, as Slack posts it (HTTP) or wraps it (Socket Mode). */
 export function eventCallback(ws: Workspace, verificationToken: string, event: Json, eventId = newEventId()): Json {
+  assertAppIsIn(ws, event);
   const { identity } = ws;
   return {
     token: verificationToken,
@@ -353,4 +354,14 @@ export function eventCallback(ws: Workspace, verificationToken: string, event: J
     is_ext_shared_channel: false,
     event_context: `4-${Buffer.from(JSON.stringify({ et: event.type, tid: identity.teamId, aid: identity.appId })).toString('base64url')}`,
   };
+}
+
+/** Slack sends an app the events of the conversations it is a member of, and of no other. */
+function assertAppIsIn(ws: Workspace, event: Json): void {
+  const item = event.item as Json | undefined;
+  const channelId = typeof event.channel === 'string' ? event.channel : typeof item?.channel === 'string' ? item.channel : undefined;
+  const channel = channelId === undefined ? undefined : ws.channels.get(channelId);
+  if (channel && !channel.is_im && channel.is_member === false) {
+    throw new Error(`fake Slack: the app is not in #${channel.name ?? channel.id}, so Slack would send it no ${String(event.type)} event from there`);
+  }
 }
