@@ -2,7 +2,6 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { HeraldError } from '../errors.ts';
 import type { Logger } from '../log/logger.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
-import type { ToolDefinition } from '../tools/types.ts';
 import type { McpServerConfig } from './mcp-config.ts';
 import { McpConnection, type McpServerState } from './mcp-connection.ts';
 import { mcpTool, type BuiltTool } from './mcp-tool.ts';
@@ -150,13 +149,13 @@ export class McpHub {
         tool,
         name,
         isUp: () => connection.state === 'connected' || connection.state === 'restarting',
-        isListed: () => listed.get(tool.name) === built,
         call: (args, context) => this.#call(connection, tool.name, args, context),
       });
       listed.set(tool.name, built);
       if (built.notes.length > 0) this.#logger.info({ mcpServer: server.name, tool: tool.name, notes: built.notes }, 'MCP tool schema simplified');
-      if (!this.#options.registry.get(name)) this.#options.registry.register(current(() => listed.get(tool.name)?.definition ?? built.definition));
+      this.#options.registry.put(built.definition);
     }
+    for (const [tool, built] of before) if (!listed.has(tool)) this.#options.registry.remove(built.definition.name);
     if (unnamed > 0) {
       this.#logger.warn(
         { mcpServer: server.name, skipped: unnamed },
@@ -180,24 +179,4 @@ export class McpHub {
       throw error;
     }
   }
-}
-
-/** A registry entry that always acts as the tool's latest listing (a server may relist a tool with a new schema). */
-function current(latest: () => ToolDefinition): ToolDefinition {
-  return {
-    name: latest().name,
-    get description() {
-      return latest().description;
-    },
-    get parameters() {
-      return latest().parameters;
-    },
-    get title() {
-      return latest().title;
-    },
-    validate: (args) => latest().validate?.(args) ?? [],
-    available: (context) => latest().available?.(context) ?? true,
-    needsApproval: (args, context) => latest().needsApproval?.(args, context) ?? false,
-    handler: (args, context) => latest().handler(args, context),
-  };
 }

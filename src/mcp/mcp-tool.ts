@@ -16,8 +16,6 @@ export interface McpToolOptions {
   name: string;
   /** Whether the server can take calls now (connected, or restarting). */
   isUp(): boolean;
-  /** Whether the server still lists this tool. */
-  isListed(): boolean;
   call(args: Record<string, unknown>, context: ResultContext): Promise<string>;
 }
 
@@ -52,7 +50,7 @@ export function mcpTool(options: McpToolOptions): BuiltTool {
     description: `${description} (from the MCP server "${server.name}")`,
     parameters: simplified.schema,
     title: `${server.name} · ${tool.name}`,
-    available: (context) => options.isUp() && options.isListed() && inScope(server.scope, context) && !context.mcpServersOff?.includes(server.name),
+    available: (context) => options.isUp() && inScope(server.scope, context) && !context.mcpServersOff?.includes(server.name),
     needsApproval: () => !readOnly,
     validate: (args) => {
       const problem = validate(args);

@@ -39,6 +39,18 @@ export class ToolRegistry {
     this.#tools.set(tool.name, tool);
   }
 
+  /** Registers `tool`, or puts it in place of the one of that name (a tool that changed at its source). */
+  put(tool: ToolDefinition): void {
+    const problem = toolProblem(tool);
+    if (problem) throw new TypeError(problem);
+    this.#tools.set(tool.name, tool);
+  }
+
+  /** Takes a tool away (its source stopped offering it); true when it was there. */
+  remove(name: string): boolean {
+    return this.#tools.delete(name);
+  }
+
   get(name: string): ToolDefinition | undefined {
     return this.#tools.get(name);
   }

@@ -121,7 +121,6 @@ describe('MCP tool arguments', () => {
         tool: { name: 'count', inputSchema: { type: 'object', properties } },
         name: 'acme__count',
         isUp: () => true,
-        isListed: () => true,
         call: async () => 'counted',
       });
       return { built, schema: new WeakRef(properties) };
