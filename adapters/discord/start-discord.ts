@@ -5,8 +5,7 @@ import type { Logger } from '../../src/log/logger.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import type { PlatformHooks } from '../../src/platform/platform-hooks.ts';
 import { QuestionFlow } from '../../src/platform/question-flow.ts';
-import { AnswerPresses } from './answer-presses.ts';
-import { ApprovalPresses } from './approval-presses.ts';
+import { ButtonPresses } from './button-presses.ts';
 import { createDiscordClient } from './client.ts';
 import { CommandHandler } from './command-handler.ts';
 import { deletedMessageIds, type RawPacket } from './deleted-messages.ts';
@@ -58,8 +57,7 @@ export async function startDiscord({ core, logger, hooks = {}, voice: voiceOptio
   const messages = new MessageHandler({ core, logger: log, rateLimits, chains, voiceNotes, flow, history });
   const voice = createDiscordVoice(client, { capabilities: core.capabilities, store: core.store, logger: log, engine: core.engine }, voiceOptions);
   const commands = new CommandHandler({ core, logger: log, rateLimits, flow, voiceNotes, hooks, voice, history });
-  const presses = new AnswerPresses({ flow, messages, logger: log });
-  const approvals = new ApprovalPresses({ flow, logger: log });
+  const presses = new ButtonPresses({ flow, messages, logger: log });
   client.on(Events.MessageCreate, (message) => {
     if (message.author.id !== client.user?.id) history.forgetChannel(message.channelId);
     messages.handle(message).catch((error: unknown) => log.error({ err: error }, 'handling a message failed'));
@@ -71,7 +69,6 @@ export async function startDiscord({ core, logger, hooks = {}, voice: voiceOptio
   client.on(Events.InteractionCreate, (interaction) => {
     commands.handle(interaction).catch((error: unknown) => log.error({ err: error }, 'handling an interaction failed'));
     presses.handle(interaction).catch((error: unknown) => log.error({ err: error }, 'handling a button press failed'));
-    approvals.handle(interaction).catch((error: unknown) => log.error({ err: error }, 'handling an approval press failed'));
   });
   client.on(Events.Error, (error) => log.error({ err: error }, 'discord client error'));
   client.on(Events.ShardDisconnect, (event) => log.warn({ code: event.code }, 'gateway disconnected'));
