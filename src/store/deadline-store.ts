@@ -8,6 +8,8 @@ import type {
   StoreKind,
   TokenBucketOptions,
   TokenBucketResult,
+  TokenExchange,
+  TokenExchangeResult,
   Unsubscribe,
 } from './store.ts';
 import { StoreUnavailableError } from './store-unavailable-error.ts';
@@ -73,6 +75,10 @@ export class DeadlineStore implements Store {
 
   takeTokens(bucketKey: string, options: TokenBucketOptions): Promise<TokenBucketResult> {
     return this.#within('takeTokens', () => this.#inner.takeTokens(bucketKey, options));
+  }
+
+  exchangeTokens(bucketKey: string, exchange: TokenExchange): Promise<TokenExchangeResult> {
+    return this.#within('exchangeTokens', () => this.#inner.exchangeTokens(bucketKey, exchange));
   }
 
   incrementBy(key: string, n: number, ttlMs?: number): Promise<number> {

@@ -2,9 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { Keyv } from 'keyv';
 import { KeyvStoreBase } from './keyv-store-base.ts';
 import { LocalChannels } from './local-channels.ts';
-import type { CounterIncrement, MessageListener, ScoredMember, Store, TokenBucketOptions, TokenBucketResult, Unsubscribe } from './store.ts';
+import type {
+  CounterIncrement,
+  MessageListener,
+  ScoredMember,
+  Store,
+  TokenBucketOptions,
+  TokenBucketResult,
+  TokenExchange,
+  TokenExchangeResult,
+  Unsubscribe,
+} from './store.ts';
 import { checkScore } from './sorted-set.ts';
-import { bucketIdleTtlMs, checkBucketOptions, takeFromBucket, type BucketState } from './token-bucket.ts';
+import { bucketIdleTtlMs, checkBucketOptions, checkExchange, exchangeWithBucket, takeFromBucket, type BucketState } from './token-bucket.ts';
 
 interface Entry {
   value: string;
@@ -70,6 +80,13 @@ export class MemoryStore extends KeyvStoreBase implements Store {
   async takeTokens(bucketKey: string, options: TokenBucketOptions): Promise<TokenBucketResult> {
     const checked = checkBucketOptions(options);
     const { state, result } = takeFromBucket(this.#live(bucketKey)?.bucket, checked, Date.now());
+    this.#put(bucketKey, { value: '', num: 0, bucket: state }, bucketIdleTtlMs(checked));
+    return result;
+  }
+
+  async exchangeTokens(bucketKey: string, exchange: TokenExchange): Promise<TokenExchangeResult> {
+    const checked = checkExchange(exchange);
+    const { state, result } = exchangeWithBucket(this.#live(bucketKey)?.bucket, checked, Date.now());
     this.#put(bucketKey, { value: '', num: 0, bucket: state }, bucketIdleTtlMs(checked));
     return result;
   }

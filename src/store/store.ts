@@ -19,6 +19,23 @@ export interface TokenBucketResult {
   retryAfterMs: number;
 }
 
+/** One round trip to a shared bucket: hand back unused tokens, then take as many whole ones as are there, up to `want`. */
+export interface TokenExchange {
+  capacity: number;
+  refillPerSecond: number;
+  /** Tokens returned unused; the bucket still holds at most `capacity`. */
+  giveBack: number;
+  /** Whole tokens wanted; 0 only returns. */
+  want: number;
+}
+
+export interface TokenExchangeResult {
+  /** Whole tokens taken, 0 to `want`. */
+  granted: number;
+  /** When fewer than `want` were granted: how long until the next whole token is back; 0 otherwise. */
+  retryAfterMs: number;
+}
+
 /** A member of a sorted set with its score (for schedules: a schedule id and when it is due, ms since the epoch). */
 export interface ScoredMember {
   member: string;
@@ -61,6 +78,8 @@ export interface Store {
 
   /** A token bucket that refills continuously; the check and the take are one atomic step. */
   takeTokens(bucketKey: string, options: TokenBucketOptions): Promise<TokenBucketResult>;
+  /** The same bucket leased in slices (token-leases.ts): gives back, then grants what is there; one atomic step. */
+  exchangeTokens(bucketKey: string, exchange: TokenExchange): Promise<TokenExchangeResult>;
 
   /** Adds `n` to a counter (created at 0) and returns the new value. */
   incrementBy(key: string, n: number, ttlMs?: number): Promise<number>;
