@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Core } from '../../src/core.ts';
 import type { Logger } from '../../src/log/logger.ts';
+import type { PlatformHooks } from '../../src/platform/platform-hooks.ts';
 import { sharedLimits } from '../../src/platform/shared-limits.ts';
 
 /** Waits until a REST request to `url` may be sent under the bot's global limit, and takes its place. */
@@ -22,9 +23,18 @@ const INTERACTION_CALLBACK = /\/interactions\/\d+\/[^/]+\/callback$/;
  * undefined with a store of one process. Each process's discord.js still keeps its own 50/s count and the
  * per-route buckets, which belong to one process.
  */
-export function sharedGlobalBudget(store: Core['store'], logger: Logger, token: string): GlobalBudget | undefined {
+export function sharedGlobalBudget(
+  store: Core['store'],
+  logger: Logger,
+  token: string,
+  metrics?: PlatformHooks['metrics'],
+): GlobalBudget | undefined {
   const bot = createHash('sha256').update(token).digest('hex').slice(0, 16);
-  const leases = sharedLimits(store, logger, { prefix: `rate:discord:${bot}:`, ...LEASES });
+  const leases = sharedLimits(store, logger, {
+    prefix: `rate:discord:${bot}:`,
+    ...LEASES,
+    onLease: (outcome) => metrics?.sharedRateLeases?.inc({ platform: 'discord', outcome }),
+  });
   if (!leases) return undefined;
   return async (url) => {
     if (!INTERACTION_CALLBACK.test(new URL(url).pathname)) await leases.take('global', GLOBAL_LIMIT);

@@ -37,7 +37,7 @@ export async function startDiscord({ core, logger, hooks = {}, voice: voiceOptio
   if (!discord) throw new ConfigError('DISCORD_TOKEN', 'required to connect to Discord');
   const log = logger.child({ platform: 'discord' });
   // Every process on this Redis draws on the bot's one global budget.
-  const client = createDiscordClient(discord, sharedGlobalBudget(core.store, log, discord.token));
+  const client = createDiscordClient(discord, sharedGlobalBudget(core.store, log, discord.token, hooks.metrics));
   const rateLimits = new RouteRateLimits();
   client.rest.on(RESTEvents.Response, (request, response) => {
     rateLimits.observe(request.method, request.path, response.headers);

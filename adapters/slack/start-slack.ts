@@ -83,7 +83,11 @@ export async function startSlack(options: StartSlackOptions): Promise<RunningSla
     ...(auth.user && { botName: auth.user }),
   };
   // Every instance on the same Redis draws on one budget per workspace.
-  const leases = sharedLimits(core.store, logger, { prefix: `rate:slack:${identity.teamId}:`, ...SHARED_SLACK_BUDGET });
+  const leases = sharedLimits(core.store, logger, {
+    prefix: `rate:slack:${identity.teamId}:`,
+    ...SHARED_SLACK_BUDGET,
+    onLease: (outcome) => hooks.metrics?.sharedRateLeases?.inc({ platform: 'slack', outcome }),
+  });
   if (leases) budget.shareThrough(leases);
   const work = new WorkTracker(logger, hooks.shutdown?.track.bind(hooks.shutdown), hooks.shutdown?.deadlineSignal);
   const users = new UserDirectory(api);

@@ -17,8 +17,8 @@ export interface TokenLeasesOptions {
   windowMs: number;
   /** How long a leased token may be used; unused ones then go back to the shared bucket. */
   ttlMs: number;
-  /** Tokens granted by each exchange with the store, for a metric. */
-  onLease?: (granted: number) => void;
+  /** Each lease asked for, for a metric: `short` when fewer tokens came than were asked for. */
+  onLease?: (outcome: 'granted' | 'short') => void;
 }
 
 interface Slice {
@@ -193,7 +193,7 @@ export class TokenLeases {
     const { granted, retryAfterMs } = await this.#exchangeSomewhere(key, exchange);
     share.exchanging = false;
     if (granted > 0) share.slices.push({ count: granted, expiresAt: startedAt + this.#options.ttlMs });
-    if (want > 0) this.#options.onLease?.(granted);
+    if (want > 0) this.#options.onLease?.(granted < want ? 'short' : 'granted');
     const now = performance.now();
     share.nextTokenAt = granted < want ? now + retryAfterMs : 0;
     share.retryAt = granted < want ? now + Math.min(retryAfterMs, this.#options.ttlMs) : 0;

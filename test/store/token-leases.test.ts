@@ -4,7 +4,7 @@ import { createLogger } from '../../src/log/logger.ts';
 import { MemoryStore } from '../../src/store/memory-store.ts';
 import { RedisStore } from '../../src/store/redis-store.ts';
 import type { Store } from '../../src/store/store.ts';
-import { TokenLeases, type LeaseLimit } from '../../src/store/token-leases.ts';
+import { TokenLeases, type LeaseLimit, type TokenLeasesOptions } from '../../src/store/token-leases.ts';
 import { silentLogger } from '../helpers/logger.ts';
 import { mostInWindow } from '../support/rolling-window.ts';
 import { reachable, redisUrl, uniqueKey } from './backends.ts';
@@ -19,12 +19,18 @@ afterEach(async () => {
 const prefix = () => `${uniqueKey('leases')}:`;
 
 /** `count` instances, each with its own connection to one Redis, sharing buckets under `prefix`. */
-async function instances(count: number, prefix: string, windowMs: number, ttlMs: number): Promise<TokenLeases[]> {
+async function instances(
+  count: number,
+  prefix: string,
+  windowMs: number,
+  ttlMs: number,
+  onLease?: TokenLeasesOptions['onLease'],
+): Promise<TokenLeases[]> {
   return Promise.all(
     Array.from({ length: count }, async () => {
       const store = await RedisStore.connect(redisUrl);
       opened.push(store);
-      return new TokenLeases({ store, logger: silentLogger, prefix, windowMs, ttlMs });
+      return new TokenLeases({ store, logger: silentLogger, prefix, windowMs, ttlMs, ...(onLease && { onLease }) });
     }),
   );
 }
@@ -52,13 +58,16 @@ describe.skipIf(!redisUp)('token leases on one Redis', () => {
   it('gives back what an instance leased and did not use, so another instance gets it', async () => {
     const limit: LeaseLimit = { burst: 6, perSecond: 0.001 };
     const shared = prefix();
-    const [first, second] = await instances(2, shared, 1000, 150);
+    const outcomes: string[] = [];
+    const [first, second] = await instances(2, shared, 1000, 150, (outcome) => outcomes.push(outcome));
     // The first makes one call, leasing more than that; the rest goes back once its lease is over.
     await first!.take('method', limit);
     await Promise.all(Array.from({ length: 5 }, () => second!.take('method', limit)));
     // All six calls of the burst were made, and none is left.
     const rest = await opened[0]!.exchangeTokens(`${shared}method`, { capacity: 6, refillPerSecond: 0.001, giveBack: 0, want: 1 });
     expect(rest.granted).toBe(0);
+    // The second was short until the first's lease ran out: the metric shows instances waiting on each other.
+    expect(outcomes).toContain('short');
   });
 });
 
