@@ -8,10 +8,9 @@ import type {
   StoreKind,
   TokenBucketOptions,
   TokenBucketResult,
-  TokenExchange,
-  TokenExchangeResult,
   Unsubscribe,
 } from './store.ts';
+import type { TokenExchange, TokenExchangeResult } from './token-bucket.ts';
 import { StoreUnavailableError } from './store-unavailable-error.ts';
 
 export interface DeadlineOptions {

@@ -2,19 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Keyv } from 'keyv';
 import { KeyvStoreBase } from './keyv-store-base.ts';
 import { LocalChannels } from './local-channels.ts';
-import type {
-  CounterIncrement,
-  MessageListener,
-  ScoredMember,
-  Store,
-  TokenBucketOptions,
-  TokenBucketResult,
-  TokenExchange,
-  TokenExchangeResult,
-  Unsubscribe,
-} from './store.ts';
+import type { CounterIncrement, MessageListener, ScoredMember, Store, TokenBucketOptions, TokenBucketResult, Unsubscribe } from './store.ts';
 import { checkScore } from './sorted-set.ts';
-import { bucketIdleTtlMs, checkBucketOptions, checkExchange, exchangeWithBucket, takeFromBucket, type BucketState } from './token-bucket.ts';
+import { bucketIdleTtlMs, checkBucketOptions, exchangeWithBucket, takeFromBucket, type BucketState, type TokenExchange } from './token-bucket.ts';
 
 interface Entry {
   value: string;
@@ -84,10 +74,9 @@ export class MemoryStore extends KeyvStoreBase implements Store {
     return result;
   }
 
-  async exchangeTokens(bucketKey: string, exchange: TokenExchange): Promise<TokenExchangeResult> {
-    const checked = checkExchange(exchange);
-    const { state, result } = exchangeWithBucket(this.#live(bucketKey)?.bucket, checked, Date.now());
-    this.#put(bucketKey, { value: '', num: 0, bucket: state }, bucketIdleTtlMs(checked));
+  async exchangeTokens(bucketKey: string, exchange: TokenExchange) {
+    const { state, result } = exchangeWithBucket(this.#live(bucketKey)?.bucket, exchange, Date.now());
+    this.#put(bucketKey, { value: '', num: 0, bucket: state }, bucketIdleTtlMs(exchange));
     return result;
   }
 

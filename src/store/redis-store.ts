@@ -2,19 +2,9 @@ import { randomUUID } from 'node:crypto';
 import KeyvRedis, { createClient, Keyv } from '@keyv/redis';
 import { KeyvStoreBase } from './keyv-store-base.ts';
 import { exchangeTokensScript, incrementScript, releaseLockScript, renewLockScript, takeTokensScript } from './redis-scripts.ts';
-import type {
-  CounterIncrement,
-  MessageListener,
-  ScoredMember,
-  Store,
-  TokenBucketOptions,
-  TokenBucketResult,
-  TokenExchange,
-  TokenExchangeResult,
-  Unsubscribe,
-} from './store.ts';
+import type { CounterIncrement, MessageListener, ScoredMember, Store, TokenBucketOptions, TokenBucketResult, Unsubscribe } from './store.ts';
 import { checkScore } from './sorted-set.ts';
-import { bucketIdleTtlMs, checkBucketOptions, checkExchange } from './token-bucket.ts';
+import { bucketIdleTtlMs, checkBucketOptions, checkExchange, type TokenExchange } from './token-bucket.ts';
 
 /**
  * Fails at start when the server is unreachable; once connected, reconnects by itself after a drop. While it is
@@ -98,7 +88,7 @@ export class RedisStore extends KeyvStoreBase implements Store {
     return { allowed: Number(reply[0]) === 1, remaining: Number(reply[1]), retryAfterMs: Number(reply[2]) };
   }
 
-  async exchangeTokens(bucketKey: string, exchange: TokenExchange): Promise<TokenExchangeResult> {
+  async exchangeTokens(bucketKey: string, exchange: TokenExchange) {
     const { capacity, refillPerSecond, giveBack, want } = checkExchange(exchange);
     const reply = (await this.#client.eval(exchangeTokensScript, {
       keys: [PREFIX + bucketKey],

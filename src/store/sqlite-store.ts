@@ -7,18 +7,8 @@ import { KeyvStoreBase } from './keyv-store-base.ts';
 import { LocalChannels } from './local-channels.ts';
 import { NodeSqliteKeyvAdapter } from './sqlite-keyv-adapter.ts';
 import { checkScore } from './sorted-set.ts';
-import type {
-  CounterIncrement,
-  MessageListener,
-  ScoredMember,
-  Store,
-  TokenBucketOptions,
-  TokenBucketResult,
-  TokenExchange,
-  TokenExchangeResult,
-  Unsubscribe,
-} from './store.ts';
-import { bucketIdleTtlMs, checkBucketOptions, checkExchange, exchangeWithBucket, takeFromBucket, type BucketState } from './token-bucket.ts';
+import type { CounterIncrement, MessageListener, ScoredMember, Store, TokenBucketOptions, TokenBucketResult, Unsubscribe } from './store.ts';
+import { bucketIdleTtlMs, checkBucketOptions, exchangeWithBucket, takeFromBucket, type BucketState, type TokenExchange } from './token-bucket.ts';
 
 const PURGE_EVERY_MS = 60_000;
 
@@ -128,9 +118,8 @@ export class SqliteStore extends KeyvStoreBase implements Store {
     return this.#withBucket(bucketKey, bucketIdleTtlMs(checked), (previous, now) => takeFromBucket(previous, checked, now));
   }
 
-  async exchangeTokens(bucketKey: string, exchange: TokenExchange): Promise<TokenExchangeResult> {
-    const checked = checkExchange(exchange);
-    return this.#withBucket(bucketKey, bucketIdleTtlMs(checked), (previous, now) => exchangeWithBucket(previous, checked, now));
+  async exchangeTokens(bucketKey: string, exchange: TokenExchange) {
+    return this.#withBucket(bucketKey, bucketIdleTtlMs(exchange), (previous, now) => exchangeWithBucket(previous, exchange, now));
   }
 
   async incrementBy(key: string, n: number, ttlMs?: number): Promise<number> {

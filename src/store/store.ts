@@ -1,4 +1,5 @@
 import type { Keyv } from 'keyv';
+import type { TokenExchange, TokenExchangeResult } from './token-bucket.ts';
 
 export type StoreKind = 'memory' | 'sqlite' | 'redis';
 
@@ -16,23 +17,6 @@ export interface TokenBucketResult {
   /** Tokens left after this call (fractional while refilling). */
   remaining: number;
   /** When denied: how long until `cost` tokens are back; 0 when allowed. */
-  retryAfterMs: number;
-}
-
-/** One round trip to a shared bucket: hand back unused tokens, then take as many whole ones as are there, up to `want`. */
-export interface TokenExchange {
-  capacity: number;
-  refillPerSecond: number;
-  /** Tokens returned unused; the bucket still holds at most `capacity`. */
-  giveBack: number;
-  /** Whole tokens wanted; 0 only returns. */
-  want: number;
-}
-
-export interface TokenExchangeResult {
-  /** Whole tokens taken, 0 to `want`. */
-  granted: number;
-  /** When fewer than `want` were granted: how long until the next whole token is back; 0 otherwise. */
   retryAfterMs: number;
 }
 

@@ -1,8 +1,25 @@
-import type { TokenBucketOptions, TokenBucketResult, TokenExchange, TokenExchangeResult } from './store.ts';
+import type { TokenBucketOptions, TokenBucketResult } from './store.ts';
 
 export interface BucketState {
   tokens: number;
   updatedMs: number;
+}
+
+/** One round trip to a shared bucket: hand back unused tokens, then take as many whole ones as are there, up to `want`. */
+export interface TokenExchange {
+  capacity: number;
+  refillPerSecond: number;
+  /** Tokens returned unused; the bucket still holds at most `capacity`. */
+  giveBack: number;
+  /** Whole tokens wanted; 0 only returns. */
+  want: number;
+}
+
+export interface TokenExchangeResult {
+  /** Whole tokens taken, 0 to `want`. */
+  granted: number;
+  /** When fewer than `want` were granted: how long until the next whole token is back; 0 otherwise. */
+  retryAfterMs: number;
 }
 
 export function checkBucketOptions(options: TokenBucketOptions): Required<TokenBucketOptions> {
@@ -54,7 +71,7 @@ export function exchangeWithBucket(
   exchange: TokenExchange,
   nowMs: number,
 ): { state: BucketState; result: TokenExchangeResult } {
-  const { capacity, refillPerSecond, giveBack, want } = exchange;
+  const { capacity, refillPerSecond, giveBack, want } = checkExchange(exchange);
   let tokens = Math.min(capacity, refilled(state, capacity, refillPerSecond, nowMs) + giveBack);
   const granted = Math.min(want, Math.floor(tokens));
   tokens -= granted;

@@ -1,6 +1,6 @@
 import type { Logger } from '../log/logger.ts';
-import type { Store, TokenExchange, TokenExchangeResult } from './store.ts';
-import { exchangeWithBucket, type BucketState } from './token-bucket.ts';
+import type { Store } from './store.ts';
+import { exchangeWithBucket, type BucketState, type TokenExchange, type TokenExchangeResult } from './token-bucket.ts';
 
 /** A platform's limit as a bucket: `burst` plus `perSecond` over the platform's window never exceeds its count. */
 export interface LeaseLimit {
