@@ -177,8 +177,9 @@ export class TokenLeases {
       this.#schedule(key, share);
       return;
     }
-    const slice = Math.ceil(share.limit.burst / 4);
-    const want = short ? Math.min(Math.floor(share.limit.burst), Math.max(target - held, slice)) : 0;
+    // Callers in want of calls get a slice ahead (a quarter of the burst); reservations alone renew just themselves.
+    const ahead = share.wanted > held ? Math.ceil(share.limit.burst / 4) : 0;
+    const want = short ? Math.min(Math.floor(share.limit.burst), Math.max(target - held, ahead)) : 0;
     void this.#exchange(key, share, want);
   }
 

@@ -14,14 +14,18 @@ afterEach(async () => {
 });
 
 /** Budgets of `count` instances of one workspace, each with its own connection to one Redis. */
-async function instances(count: number, methods: Record<string, BucketLimit>): Promise<{ budgets: RateBudget[]; store: RedisStore; prefix: string }> {
+async function instances(
+  count: number,
+  methods: Record<string, BucketLimit>,
+  onLease?: (instance: number) => void,
+): Promise<{ budgets: RateBudget[]; store: RedisStore; prefix: string }> {
   const prefix = `${uniqueKey('slack-team')}:`;
   const budgets = await Promise.all(
-    Array.from({ length: count }, async () => {
+    Array.from({ length: count }, async (_, instance) => {
       const store = await RedisStore.connect(redisUrl);
       opened.push(store);
       const budget = new RateBudget({ methods });
-      budget.shareThrough(new TokenLeases({ store, logger: silentLogger, prefix, windowMs: 1000, ttlMs: 200 }));
+      budget.shareThrough(new TokenLeases({ store, logger: silentLogger, prefix, windowMs: 1000, ttlMs: 200, onLease: () => onLease?.(instance) }));
       return budget;
     }),
   );
@@ -59,6 +63,30 @@ describe.skipIf(!redisUp)('RateBudget shared by instances on one Redis', () => {
     expect(performance.now() - before).toBeLessThan(50);
     // Four calls made, none left: the reservation came out of the shared burst.
     const left = await store.exchangeTokens(`${prefix}chat.update`, { capacity: 4, refillPerSecond: 0.001, giveBack: 0, want: 1 });
+    expect(left.granted).toBe(0);
+  });
+
+  it('keeps a reservation through the renewal of its lease: the final update still goes at once', async () => {
+    let leases = 0;
+    let renewed!: () => void;
+    const renewal = new Promise<void>((resolve) => {
+      renewed = resolve;
+    });
+    const { budgets, store, prefix } = await instances(2, { 'chat.update': { burst: 3, perSecond: 0.001 } }, (instance) => {
+      if (instance === 0 && ++leases === 2) renewed();
+    });
+    const [mine, other] = budgets as [RateBudget, RateBudget];
+    await mine.ready(['chat.update']);
+    expect(mine.reserve('chat.update')).toBe(true);
+    for (let i = 0; i < 2; i++) await other.take('chat.update');
+    // The reserved call's lease ran out unused and was exchanged for a fresh one, not given to the other instance.
+    await renewal;
+    await other.ready(['chat.update']);
+    expect(other.tryTake(['chat.update'])).toBe(false);
+    const before = performance.now();
+    await mine.takeReserved('chat.update');
+    expect(performance.now() - before).toBeLessThan(50);
+    const left = await store.exchangeTokens(`${prefix}chat.update`, { capacity: 3, refillPerSecond: 0.001, giveBack: 0, want: 1 });
     expect(left.granted).toBe(0);
   });
 });
