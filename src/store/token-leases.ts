@@ -78,17 +78,13 @@ export class TokenLeases {
     return held;
   }
 
-  /** Uses `n` held tokens (the caller checked `held`), topping the share up again in the background. */
-  use(key: string, n = 1): void {
+  /** Uses a held token (the caller checked `held`), the one leased first, topping the share up in the background. */
+  use(key: string): void {
     const share = this.#shares.get(key);
-    if (!share) return;
-    let left = n;
-    for (const slice of share.slices) {
-      const used = Math.min(left, slice.count);
-      slice.count -= used;
-      left -= used;
-    }
-    share.slices = share.slices.filter((slice) => slice.count > 0);
+    const first = share?.slices[0];
+    if (!share || !first) return;
+    first.count -= 1;
+    if (first.count === 0) share.slices.shift();
     share.usedSinceLease = true;
     if (this.#count(share) < Math.max(share.wanted, share.floor)) this.#refill(key, share);
   }

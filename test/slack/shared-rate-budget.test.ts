@@ -32,6 +32,20 @@ async function instances(
   return { budgets, store: opened[0]!, prefix };
 }
 
+/**
+ * With the burst spent by `other`, `mine`'s reserved final update still goes at once, and then the shared bucket at
+ * `key` holds nothing more: the reservation was part of the burst.
+ */
+async function expectReservedCallAtOnce(at: { mine: RateBudget; other: RateBudget; store: RedisStore; key: string; burst: number }) {
+  await at.other.ready(['chat.update']);
+  expect(at.other.tryTake(['chat.update'])).toBe(false);
+  const before = performance.now();
+  await at.mine.takeReserved('chat.update');
+  expect(performance.now() - before).toBeLessThan(50);
+  const left = await at.store.exchangeTokens(at.key, { capacity: at.burst, refillPerSecond: 0.001, giveBack: 0, want: 1 });
+  expect(left.granted).toBe(0);
+}
+
 describe.skipIf(!redisUp)('RateBudget shared by instances on one Redis', () => {
   it('keeps the calls of three instances to one method within its limit in every rolling window', async () => {
     const { budgets } = await instances(3, { 'chat.update': { burst: 10, perSecond: 50 } });
@@ -56,14 +70,8 @@ describe.skipIf(!redisUp)('RateBudget shared by instances on one Redis', () => {
     // The other instance spends the rest of the burst; this one's progress edits are refused, not queued.
     for (let i = 0; i < 3; i++) await other.take('chat.update');
     expect(mine.tryTake(['chat.update'], undefined, 1)).toBe(false);
-    await other.ready(['chat.update']);
-    expect(other.tryTake(['chat.update'])).toBe(false);
-    const before = performance.now();
-    await mine.takeReserved('chat.update');
-    expect(performance.now() - before).toBeLessThan(50);
     // Four calls made, none left: the reservation came out of the shared burst.
-    const left = await store.exchangeTokens(`${prefix}chat.update`, { capacity: 4, refillPerSecond: 0.001, giveBack: 0, want: 1 });
-    expect(left.granted).toBe(0);
+    await expectReservedCallAtOnce({ mine, other, store, key: `${prefix}chat.update`, burst: 4 });
   });
 
   it('keeps a reservation through the renewal of its lease: the final update still goes at once', async () => {
@@ -81,12 +89,6 @@ describe.skipIf(!redisUp)('RateBudget shared by instances on one Redis', () => {
     for (let i = 0; i < 2; i++) await other.take('chat.update');
     // The reserved call's lease ran out unused and was exchanged for a fresh one, not given to the other instance.
     await renewal;
-    await other.ready(['chat.update']);
-    expect(other.tryTake(['chat.update'])).toBe(false);
-    const before = performance.now();
-    await mine.takeReserved('chat.update');
-    expect(performance.now() - before).toBeLessThan(50);
-    const left = await store.exchangeTokens(`${prefix}chat.update`, { capacity: 3, refillPerSecond: 0.001, giveBack: 0, want: 1 });
-    expect(left.granted).toBe(0);
+    await expectReservedCallAtOnce({ mine, other, store, key: `${prefix}chat.update`, burst: 3 });
   });
 });
