@@ -52,7 +52,7 @@ describe.skipIf(!redisUp)('token leases on one Redis', () => {
     expect(calls).toHaveLength(120);
     expect(mostInWindow(calls, 1000)).toBeLessThanOrEqual(60);
     // Paced, not stalled: 110 calls after the burst at about 42 a second.
-    expect(performance.now() - started).toBeLessThan(5000);
+    expect(performance.now() - started).toBeLessThan(6000);
   });
 
   it('gives back what an instance leased and did not use, so another instance gets it', async () => {
