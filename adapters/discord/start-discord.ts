@@ -11,6 +11,7 @@ import { CommandHandler } from './command-handler.ts';
 import { deletedMessageIds, type RawPacket } from './deleted-messages.ts';
 import { MessageHandler } from './message-handler.ts';
 import { RouteRateLimits } from './route-rate-limits.ts';
+import { sharedGlobalBudget } from './global-budget.ts';
 import { DiscordScheduleDelivery } from './schedule-delivery.ts';
 import { ReplyChains } from './reply-chains.ts';
 import { VoiceNotePolicy } from './voice-note-policy.ts';
@@ -34,7 +35,8 @@ export async function startDiscord({ core, logger, hooks = {}, voice: voiceOptio
   const discord = core.config.discord;
   if (!discord) throw new ConfigError('DISCORD_TOKEN', 'required to connect to Discord');
   const log = logger.child({ platform: 'discord' });
-  const client = createDiscordClient(discord);
+  // Every process on this Redis draws on the bot's one global budget.
+  const client = createDiscordClient(discord, sharedGlobalBudget(core.store, log, discord.token, hooks.metrics));
   const rateLimits = new RouteRateLimits();
   client.rest.on(RESTEvents.Response, (request, response) => {
     rateLimits.observe(request.method, request.path, response.headers);

@@ -120,6 +120,7 @@ export class MessagePart implements ReplyPart {
   }
 
   async #goLive(): Promise<void> {
+    await this.#api.budget.ready(['chat.update']);
     if (!this.#api.budget.reserve('chat.update')) return;
     this.#reserved = true;
     const shown = closeOpenFence(this.#text);

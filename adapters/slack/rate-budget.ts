@@ -5,12 +5,10 @@
  * over a minute never exceeds the tier's count, so no rolling minute can go over it.
  */
 
-export interface BucketLimit {
-  /** Calls allowed at once. */
-  burst: number;
-  /** Calls added back per second. */
-  perSecond: number;
-}
+import type { LeaseLimit, TokenLeases } from '../../src/platform/shared-limits.ts';
+
+/** `burst` calls at once, `perSecond` added back. */
+export type BucketLimit = LeaseLimit;
 
 /** Calls per rolling minute Slack documents for a tier. */
 const TIER_PER_MINUTE = { 2: 20, 3: 50, 4: 100 } as const;
@@ -46,6 +44,13 @@ export const SLACK_METHOD_LIMITS: Readonly<Record<string, BucketLimit>> = {
   'views.publish': tier(4),
 };
 
+/**
+ * How instances share the budget through a Redis store: Slack's tiers count a rolling minute, and a leased call
+ * may be made up to 5 s after the lease, so the shared buckets refill at 60/65 of the rates here (tier 3: 36.9
+ * a minute after the burst of 10, instead of 40). Shorter leases would cost more trips to Redis.
+ */
+export const SHARED_SLACK_BUDGET = { windowMs: 60_000, ttlMs: 5000 } as const;
+
 /** chat.postMessage per channel: Slack allows about one a second with short bursts. */
 export const POST_MESSAGE_PER_CHANNEL: BucketLimit = { burst: 3, perSecond: 1 };
 
@@ -64,6 +69,11 @@ interface Bucket {
   limit: BucketLimit;
 }
 
+interface Found {
+  key: string;
+  limit: BucketLimit;
+}
+
 export class RateBudget {
   readonly #methods: Readonly<Record<string, BucketLimit>>;
   readonly #perChannel: BucketLimit;
@@ -72,6 +82,7 @@ export class RateBudget {
   readonly #buckets = new Map<string, Bucket>();
   /** Calls promised to holders of a reservation, per method: nobody else may take them. */
   readonly #reserved = new Map<string, number>();
+  #leases: TokenLeases | undefined;
 
   constructor(options: RateBudgetOptions = {}) {
     this.#methods = options.methods ?? SLACK_METHOD_LIMITS;
@@ -81,13 +92,24 @@ export class RateBudget {
   }
 
   /**
+   * From now on every limit is this instance's share of one budget that all instances sharing the store draw on
+   * (per workspace: the leases' key prefix names it). Reservations are kept in the share, so they hold across
+   * instances too.
+   */
+  shareThrough(leases: TokenLeases): void {
+    this.#leases = leases;
+  }
+
+  /**
    * Milliseconds until `method` (in `channel`, for chat.postMessage) may be called with `keep` calls still left
    * over; 0 when it may now, Infinity when the reservations held leave too little room.
    */
   waitMs(method: string, channel?: string, keep = 0): number {
-    const bucket = this.#bucket(method, channel);
-    if (!bucket) return 0;
+    const found = this.#find(method, channel);
+    if (!found) return 0;
     const needed = 1 + keep + this.#reservedFor(method);
+    if (this.#leases) return this.#leases.waitMs(found.key, found.limit, needed);
+    const bucket = this.#bucket(found);
     if (bucket.tokens >= needed) return 0;
     if (needed > bucket.limit.burst) return Infinity;
     return Math.ceil(((needed - bucket.tokens) / bucket.limit.perSecond) * 1000);
@@ -98,10 +120,26 @@ export class RateBudget {
    * reserved); takes nothing otherwise.
    */
   tryTake(methods: readonly string[], channel?: string, keep = 0): boolean {
-    const buckets = methods.map((m) => [m, this.#bucket(m, channel)] as const);
-    if (buckets.some(([m, b]) => b && b.tokens < 1 + keep + this.#reservedFor(m))) return false;
-    for (const [, bucket] of buckets) if (bucket) bucket.tokens -= 1;
+    const found = methods.map((m) => [m, this.#find(m, channel)] as const);
+    if (found.some(([m, f]) => f && !this.#has(f, 1 + keep + this.#reservedFor(m)))) return false;
+    for (const [, f] of found) if (f) this.#use(f);
     return true;
+  }
+
+  /**
+   * Resolves once a call of each of `methods` is at hand or known to be spent, so that a `tryTake` or `reserve`
+   * right after is not refused only because this instance's share of a shared budget had gone cold. At once
+   * without a shared budget.
+   */
+  async ready(methods: readonly string[]): Promise<void> {
+    const leases = this.#leases;
+    if (!leases) return;
+    await Promise.all(
+      methods.map((m) => {
+        const found = this.#find(m, undefined);
+        return found && leases.settled(found.key, found.limit, 1 + this.#reservedFor(m));
+      }),
+    );
   }
 
   /**
@@ -110,17 +148,15 @@ export class RateBudget {
    * counted when made, so the limit holds however long a reservation is held.
    */
   reserve(method: string): boolean {
-    const bucket = this.#bucket(method, undefined);
-    if (!bucket) return true;
-    if (bucket.tokens < 1 + this.#reservedFor(method)) return false;
-    this.#reserved.set(method, this.#reservedFor(method) + 1);
+    const found = this.#find(method, undefined);
+    if (!found) return true;
+    if (!this.#has(found, 1 + this.#reservedFor(method))) return false;
+    this.#setReserved(method, this.#reservedFor(method) + 1);
     return true;
   }
 
   release(method: string): void {
-    const held = this.#reservedFor(method);
-    if (held <= 1) this.#reserved.delete(method);
-    else this.#reserved.set(method, held - 1);
+    this.#setReserved(method, Math.max(0, this.#reservedFor(method) - 1));
   }
 
   /** Makes the call a reservation promised; at once, as every other taker leaves the reserved calls alone. */
@@ -143,10 +179,32 @@ export class RateBudget {
     return this.#reserved.get(method) ?? 0;
   }
 
-  #bucket(method: string, channel: string | undefined): Bucket | undefined {
-    const limit = method === 'chat.postMessage' ? this.#perChannel : this.#methods[method];
-    if (!limit) return undefined;
-    const key = method === 'chat.postMessage' ? `${method}:${channel ?? ''}` : method;
+  #setReserved(method: string, held: number): void {
+    if (held === 0) this.#reserved.delete(method);
+    else this.#reserved.set(method, held);
+    const found = this.#find(method, undefined);
+    // The share keeps the reserved calls leased, renewing them as their leases run out.
+    if (found) this.#leases?.keep(found.key, found.limit, held);
+  }
+
+  #find(method: string, channel: string | undefined): Found | undefined {
+    if (method === 'chat.postMessage') return { key: `${method}:${channel ?? ''}`, limit: this.#perChannel };
+    const limit = this.#methods[method];
+    return limit && { key: method, limit };
+  }
+
+  /** Whether `needed` calls are available now; with a shared budget, a shortfall is leased in the background. */
+  #has(found: Found, needed: number): boolean {
+    if (this.#leases) return this.#leases.held(found.key, found.limit, needed) >= needed;
+    return this.#bucket(found).tokens >= needed;
+  }
+
+  #use(found: Found): void {
+    if (this.#leases) this.#leases.use(found.key);
+    else this.#bucket(found).tokens -= 1;
+  }
+
+  #bucket({ key, limit }: Found): Bucket {
     const now = this.#now();
     let bucket = this.#buckets.get(key);
     if (!bucket) {

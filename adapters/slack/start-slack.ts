@@ -20,7 +20,8 @@ import { SlackScheduleDelivery } from './schedule-delivery.ts';
 import { registerShortcutListeners } from './shortcut-listeners.ts';
 import { registerSummaryListeners } from './summary-listeners.ts';
 import type { BucketLimit } from './rate-budget.ts';
-import { RateBudget } from './rate-budget.ts';
+import { RateBudget, SHARED_SLACK_BUDGET } from './rate-budget.ts';
+import { sharedLimits } from '../../src/platform/shared-limits.ts';
 import { connectSlack } from './receivers.ts';
 import { WorkTracker, type SlackRuntime } from './runtime.ts';
 import { boltLogger, SlackApi } from './slack-api.ts';
@@ -81,6 +82,13 @@ export async function startSlack(options: StartSlackOptions): Promise<RunningSla
     ...(auth.bot_id && { botId: auth.bot_id }),
     ...(auth.user && { botName: auth.user }),
   };
+  // Every instance on the same Redis draws on one budget per workspace.
+  const leases = sharedLimits(core.store, logger, {
+    prefix: `rate:slack:${identity.teamId}:`,
+    ...SHARED_SLACK_BUDGET,
+    onLease: (outcome) => hooks.metrics?.sharedRateLeases?.inc({ platform: 'slack', outcome }),
+  });
+  if (leases) budget.shareThrough(leases);
   const work = new WorkTracker(logger, hooks.shutdown?.track.bind(hooks.shutdown), hooks.shutdown?.deadlineSignal);
   const users = new UserDirectory(api);
   const cache = new HistoryCache({ ttlMs: core.config.workspace.cacheTtlSeconds * 1000 });

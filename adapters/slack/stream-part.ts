@@ -49,6 +49,7 @@ export class StreamPart implements ReplyPart {
     const { threadTs, recipient } = target;
     if (!threadTs || !recipient || !streaming.enabled) return undefined;
     // The stop is budgeted with the start, so a started stream can always be finished.
+    await api.budget.ready(['chat.startStream', 'chat.stopStream']);
     if (!api.budget.tryTake(['chat.startStream', 'chat.stopStream'])) return undefined;
     try {
       const started = await api.client.chat.startStream({

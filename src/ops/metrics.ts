@@ -41,6 +41,8 @@ export interface Metrics {
   audioSeconds: CounterHandle<{ direction: AudioDirection }>;
   /** 429 answers from a platform API, by platform and route (the route template, never an id-bearing path). */
   platformRateLimited: CounterHandle<{ platform: string; route: string }>;
+  /** Leases of rate budgets shared through Redis, by platform; `short` when the store had fewer tokens than asked. */
+  sharedRateLeases: CounterHandle<{ platform: string; outcome: 'granted' | 'short' }>;
   serviceErrors: CounterHandle<{ code: string }>;
   /** Waiting items per queue (voice playback queues, conversation lock waiters). */
   queueLength: GaugeHandle<{ queue: string }>;
@@ -117,6 +119,12 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       name: name('platform_rate_limited_total'),
       help: 'HTTP 429 answers from a chat platform API, by platform and route.',
       labelNames: ['platform', 'route'] as const,
+      registers,
+    }),
+    sharedRateLeases: new Counter({
+      name: name('shared_rate_leases_total'),
+      help: 'Leases of rate budgets shared through Redis, by platform and outcome (granted, short).',
+      labelNames: ['platform', 'outcome'] as const,
       registers,
     }),
     serviceErrors: new Counter({

@@ -10,6 +10,7 @@ import type {
   TokenBucketResult,
   Unsubscribe,
 } from './store.ts';
+import type { TokenExchange, TokenExchangeResult } from './token-bucket.ts';
 import { StoreUnavailableError } from './store-unavailable-error.ts';
 
 export interface DeadlineOptions {
@@ -73,6 +74,10 @@ export class DeadlineStore implements Store {
 
   takeTokens(bucketKey: string, options: TokenBucketOptions): Promise<TokenBucketResult> {
     return this.#within('takeTokens', () => this.#inner.takeTokens(bucketKey, options));
+  }
+
+  exchangeTokens(bucketKey: string, exchange: TokenExchange): Promise<TokenExchangeResult> {
+    return this.#within('exchangeTokens', () => this.#inner.exchangeTokens(bucketKey, exchange));
   }
 
   incrementBy(key: string, n: number, ttlMs?: number): Promise<number> {

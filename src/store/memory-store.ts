@@ -4,7 +4,7 @@ import { KeyvStoreBase } from './keyv-store-base.ts';
 import { LocalChannels } from './local-channels.ts';
 import type { CounterIncrement, MessageListener, ScoredMember, Store, TokenBucketOptions, TokenBucketResult, Unsubscribe } from './store.ts';
 import { checkScore } from './sorted-set.ts';
-import { bucketIdleTtlMs, checkBucketOptions, takeFromBucket, type BucketState } from './token-bucket.ts';
+import { bucketIdleTtlMs, checkBucketOptions, exchangeWithBucket, takeFromBucket, type BucketState, type TokenExchange } from './token-bucket.ts';
 
 interface Entry {
   value: string;
@@ -71,6 +71,12 @@ export class MemoryStore extends KeyvStoreBase implements Store {
     const checked = checkBucketOptions(options);
     const { state, result } = takeFromBucket(this.#live(bucketKey)?.bucket, checked, Date.now());
     this.#put(bucketKey, { value: '', num: 0, bucket: state }, bucketIdleTtlMs(checked));
+    return result;
+  }
+
+  async exchangeTokens(bucketKey: string, exchange: TokenExchange) {
+    const { state, result } = exchangeWithBucket(this.#live(bucketKey)?.bucket, exchange, Date.now());
+    this.#put(bucketKey, { value: '', num: 0, bucket: state }, bucketIdleTtlMs(exchange));
     return result;
   }
 

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import KeyvRedis, { createClient, Keyv } from '@keyv/redis';
 import { KeyvStoreBase } from './keyv-store-base.ts';
-import { incrementScript, releaseLockScript, renewLockScript, takeTokensScript } from './redis-scripts.ts';
+import { exchangeTokensScript, incrementScript, releaseLockScript, renewLockScript, takeTokensScript } from './redis-scripts.ts';
 import type { CounterIncrement, MessageListener, ScoredMember, Store, TokenBucketOptions, TokenBucketResult, Unsubscribe } from './store.ts';
 import { checkScore } from './sorted-set.ts';
-import { bucketIdleTtlMs, checkBucketOptions } from './token-bucket.ts';
+import { bucketIdleTtlMs, checkBucketOptions, checkExchange, type TokenExchange } from './token-bucket.ts';
 
 /**
  * Fails at start when the server is unreachable; once connected, reconnects by itself after a drop. While it is
@@ -83,9 +83,18 @@ export class RedisStore extends KeyvStoreBase implements Store {
     const { capacity, refillPerSecond, cost } = checkBucketOptions(options);
     const reply = (await this.#client.eval(takeTokensScript, {
       keys: [PREFIX + bucketKey],
-      arguments: [String(capacity), String(refillPerSecond), String(cost), String(bucketIdleTtlMs({ capacity, refillPerSecond, cost }))],
+      arguments: [String(capacity), String(refillPerSecond), String(cost), String(bucketIdleTtlMs({ capacity, refillPerSecond }))],
     })) as [number, string, number];
     return { allowed: Number(reply[0]) === 1, remaining: Number(reply[1]), retryAfterMs: Number(reply[2]) };
+  }
+
+  async exchangeTokens(bucketKey: string, exchange: TokenExchange) {
+    const { capacity, refillPerSecond, giveBack, want } = checkExchange(exchange);
+    const reply = (await this.#client.eval(exchangeTokensScript, {
+      keys: [PREFIX + bucketKey],
+      arguments: [String(capacity), String(refillPerSecond), String(giveBack), String(want), String(bucketIdleTtlMs(exchange))],
+    })) as [number, number];
+    return { granted: Number(reply[0]), retryAfterMs: Number(reply[1]) };
   }
 
   async incrementBy(key: string, n: number, ttlMs?: number): Promise<number> {

@@ -8,7 +8,7 @@ import { LocalChannels } from './local-channels.ts';
 import { NodeSqliteKeyvAdapter } from './sqlite-keyv-adapter.ts';
 import { checkScore } from './sorted-set.ts';
 import type { CounterIncrement, MessageListener, ScoredMember, Store, TokenBucketOptions, TokenBucketResult, Unsubscribe } from './store.ts';
-import { bucketIdleTtlMs, checkBucketOptions, takeFromBucket, type BucketState } from './token-bucket.ts';
+import { bucketIdleTtlMs, checkBucketOptions, exchangeWithBucket, takeFromBucket, type BucketState, type TokenExchange } from './token-bucket.ts';
 
 const PURGE_EVERY_MS = 60_000;
 
@@ -115,14 +115,11 @@ export class SqliteStore extends KeyvStoreBase implements Store {
 
   async takeTokens(bucketKey: string, options: TokenBucketOptions): Promise<TokenBucketResult> {
     const checked = checkBucketOptions(options);
-    return this.#transaction(() => {
-      const now = Date.now();
-      const row = this.#sql.readBucket.get(bucketKey, now) as { value: string } | undefined;
-      const previous = row ? (JSON.parse(row.value) as BucketState) : undefined;
-      const { state, result } = takeFromBucket(previous, checked, now);
-      this.#sql.writeBucket.run(bucketKey, JSON.stringify(state), now + bucketIdleTtlMs(checked));
-      return result;
-    });
+    return this.#withBucket(bucketKey, bucketIdleTtlMs(checked), (previous, now) => takeFromBucket(previous, checked, now));
+  }
+
+  async exchangeTokens(bucketKey: string, exchange: TokenExchange) {
+    return this.#withBucket(bucketKey, bucketIdleTtlMs(exchange), (previous, now) => exchangeWithBucket(previous, exchange, now));
   }
 
   async incrementBy(key: string, n: number, ttlMs?: number): Promise<number> {
@@ -168,6 +165,21 @@ export class SqliteStore extends KeyvStoreBase implements Store {
 
   async close(): Promise<void> {
     if (this.#db.isOpen) this.#db.close();
+  }
+
+  /** Reads a bucket's state, applies `step` and writes the new state back, in one transaction. */
+  #withBucket<R>(
+    bucketKey: string,
+    idleTtlMs: number,
+    step: (previous: BucketState | undefined, nowMs: number) => { state: BucketState; result: R },
+  ): R {
+    return this.#transaction(() => {
+      const now = Date.now();
+      const row = this.#sql.readBucket.get(bucketKey, now) as { value: string } | undefined;
+      const { state, result } = step(row ? (JSON.parse(row.value) as BucketState) : undefined, now);
+      this.#sql.writeBucket.run(bucketKey, JSON.stringify(state), now + idleTtlMs);
+      return result;
+    });
   }
 
   #transaction<T>(work: () => T): T {

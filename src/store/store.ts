@@ -1,4 +1,5 @@
 import type { Keyv } from 'keyv';
+import type { TokenExchange, TokenExchangeResult } from './token-bucket.ts';
 
 export type StoreKind = 'memory' | 'sqlite' | 'redis';
 
@@ -61,6 +62,8 @@ export interface Store {
 
   /** A token bucket that refills continuously; the check and the take are one atomic step. */
   takeTokens(bucketKey: string, options: TokenBucketOptions): Promise<TokenBucketResult>;
+  /** The same bucket leased in slices (token-leases.ts): gives back, then grants what is there; one atomic step. */
+  exchangeTokens(bucketKey: string, exchange: TokenExchange): Promise<TokenExchangeResult>;
 
   /** Adds `n` to a counter (created at 0) and returns the new value. */
   incrementBy(key: string, n: number, ttlMs?: number): Promise<number>;

@@ -18,6 +18,7 @@ describe('createMetrics', () => {
       herald_web_search_calls_total: 'counter',
       herald_audio_seconds_total: 'counter',
       herald_platform_rate_limited_total: 'counter',
+      herald_shared_rate_leases_total: 'counter',
       herald_service_errors_total: 'counter',
       herald_queue_length: 'gauge',
       herald_inflight_replies: 'gauge',
@@ -40,6 +41,7 @@ describe('createMetrics', () => {
     m.webSearchCalls.inc(2);
     m.audioSeconds.inc({ direction: 'in' }, 12.5);
     m.platformRateLimited.inc({ platform: 'discord', route: '/channels/:id/messages' });
+    m.sharedRateLeases.inc({ platform: 'slack', outcome: 'short' });
     m.serviceErrors.inc({ code: 'rate_limited' });
     m.queueLength.set({ queue: 'voice' }, 3);
     m.queueLength.dec({ queue: 'voice' });
@@ -61,6 +63,7 @@ describe('createMetrics', () => {
     expect(lines).toContain('herald_web_search_calls_total 2');
     expect(lines).toContain('herald_audio_seconds_total{direction="in"} 12.5');
     expect(lines).toContain('herald_platform_rate_limited_total{platform="discord",route="/channels/:id/messages"} 1');
+    expect(lines).toContain('herald_shared_rate_leases_total{platform="slack",outcome="short"} 1');
     expect(lines).toContain('herald_service_errors_total{code="rate_limited"} 1');
     expect(lines).toContain('herald_queue_length{queue="voice"} 2');
     expect(lines).toContain('herald_inflight_replies 1');

@@ -115,6 +115,35 @@ describe.each(backends)('$name store', (backend) => {
     await expect(store.takeTokens(key, { capacity: 10, refillPerSecond: 1, cost: 11 })).rejects.toThrow(RangeError);
   });
 
+  it('exchangeTokens grants whole tokens up to what is there and says when the next one is back', async () => {
+    const key = uniqueKey('lease');
+    const bucket = { capacity: 5, refillPerSecond: 1 };
+    expect(await store.exchangeTokens(key, { ...bucket, giveBack: 0, want: 3 })).toEqual({ granted: 3, retryAfterMs: 0 });
+    const short = await store.exchangeTokens(key, { ...bucket, giveBack: 0, want: 3 });
+    expect(short.granted).toBe(2);
+    expect(short.retryAfterMs).toBeGreaterThan(900);
+    expect(short.retryAfterMs).toBeLessThanOrEqual(1000);
+    expect((await store.exchangeTokens(key, { ...bucket, giveBack: 0, want: 1 })).granted).toBe(0);
+  });
+
+  it('exchangeTokens takes back unused tokens, never above capacity, before granting', async () => {
+    const key = uniqueKey('lease-back');
+    const bucket = { capacity: 4, refillPerSecond: 0.001 };
+    expect((await store.exchangeTokens(key, { ...bucket, giveBack: 0, want: 4 })).granted).toBe(4);
+    expect((await store.exchangeTokens(key, { ...bucket, giveBack: 3, want: 0 })).granted).toBe(0);
+    expect((await store.exchangeTokens(key, { ...bucket, giveBack: 9, want: 9 })).granted).toBe(4);
+    expect((await store.exchangeTokens(key, { ...bucket, giveBack: 2, want: 2 })).granted).toBe(2);
+    await expect(store.exchangeTokens(key, { ...bucket, giveBack: 0.5, want: 1 })).rejects.toThrow(RangeError);
+  });
+
+  it('exchangeTokens never lets simultaneous callers overdraw the bucket', async () => {
+    const key = uniqueKey('lease-race');
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => store.exchangeTokens(key, { capacity: 10, refillPerSecond: 0.001, giveBack: 0, want: 3 })),
+    );
+    expect(results.reduce((sum, r) => sum + r.granted, 0)).toBe(10);
+  });
+
   it('counters add up (fractions too), keep their first expiry and restart after it', async () => {
     const key = uniqueKey('counter');
     expect(await store.incrementBy(key, 2, 150)).toBe(2);
