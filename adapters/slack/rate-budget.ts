@@ -167,7 +167,10 @@ export class RateBudget {
 
   /** Waits until `method` may be called and takes the call. */
   async take(method: string, channel?: string): Promise<void> {
+    const found = this.#find(method, channel);
     for (;;) {
+      // A shared budget's lease on its way: wait for its round trip rather than poll (a slow store could take seconds).
+      if (this.#leases && found) await this.#leases.settled(found.key, found.limit, 1 + this.#reservedFor(method));
       const wait = this.waitMs(method, channel);
       if (wait === 0 && this.tryTake([method], channel)) return;
       // Reservations being given back or used free room that no refill time predicts.
