@@ -11,6 +11,7 @@ import { createDiscordClient } from './client.ts';
 import { CommandHandler } from './command-handler.ts';
 import { deletedMessageIds, type RawPacket } from './deleted-messages.ts';
 import { MessageHandler } from './message-handler.ts';
+import { discordReviver } from './question-revival.ts';
 import { RouteRateLimits } from './route-rate-limits.ts';
 import { DiscordScheduleDelivery } from './schedule-delivery.ts';
 import { ReplyChains } from './reply-chains.ts';
@@ -81,6 +82,7 @@ export async function startDiscord({ core, logger, hooks = {}, voice: voiceOptio
   let stopping: Promise<void> | undefined;
   const stop = () => {
     detachSchedules?.();
+    flow.close();
     voice.close(); // leave voice channels before the gateway goes
     stopping ??= client.destroy();
     return stopping;
@@ -95,6 +97,7 @@ export async function startDiscord({ core, logger, hooks = {}, voice: voiceOptio
   }
   log.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'connected to Discord');
   detachSchedules = core.scheduler.attach(new DiscordScheduleDelivery({ client, core, history, rateLimits, logger: log }));
+  flow.revivesWith(discordReviver(client, messages));
 
   hooks.health?.register(
     'discord',

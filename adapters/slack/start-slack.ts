@@ -23,6 +23,7 @@ import type { BucketLimit } from './rate-budget.ts';
 import { RateBudget } from './rate-budget.ts';
 import { connectSlack } from './receivers.ts';
 import { WorkTracker, type SlackRuntime } from './runtime.ts';
+import { slackReviver } from './slack-question.ts';
 import { boltLogger, SlackApi } from './slack-api.ts';
 import { StreamingSwitch } from './stream-part.ts';
 import { ThreadMemory } from './thread-memory.ts';
@@ -40,6 +41,9 @@ export interface SlackTuning {
   postMessagePerChannel?: BucketLimit;
   retryConfig?: { retries: number; factor: number; minTimeout?: number; maxTimeout?: number };
 }
+
+/** Events whose listeners hand questions to the core's flow, which claims each question itself. */
+const QUESTION_EVENTS: ReadonlySet<string> = new Set(['message', 'app_mention']);
 
 export interface StartSlackOptions {
   core: Core;
@@ -117,9 +121,11 @@ export async function startSlack(options: StartSlackOptions): Promise<RunningSla
     logger.error({ err: error }, 'Slack event handling failed');
   });
   // Before every listener (the Assistant's too): one answer per event, however often and wherever it is delivered.
-  app.use(async ({ body, next }) => {
+  app.use(async ({ body, context, next }) => {
     const eventId = (body as { event_id?: unknown }).event_id;
-    if (typeof eventId === 'string' && !(await rt.flow.firstDelivery(eventId))) {
+    // A retried question goes on to the core, which answers it once: its first delivery may have died with its instance.
+    const retriedQuestion = (context.retryNum ?? 0) > 0 && QUESTION_EVENTS.has(String((body as { event?: { type?: unknown } }).event?.type));
+    if (typeof eventId === 'string' && !retriedQuestion && !(await rt.flow.firstDelivery(eventId))) {
       logger.debug({ eventId }, 'Slack event already handled');
       return;
     }
@@ -143,6 +149,7 @@ export async function startSlack(options: StartSlackOptions): Promise<RunningSla
   const port = await connection.start();
   logger.info({ mode: connection.mode, team: identity.teamId, bot: identity.botUserId, ...(port !== undefined && { port }) }, 'Slack connected');
   const detachSchedules = core.scheduler.attach(new SlackScheduleDelivery(rt));
+  rt.flow.revivesWith(slackReviver(rt));
   let stopping: Promise<void> | undefined;
   return {
     app,
@@ -154,6 +161,7 @@ export async function startSlack(options: StartSlackOptions): Promise<RunningSla
         detachSchedules();
         await connection.stop();
         await work.stop();
+        rt.flow.close();
       })()),
   };
 }
