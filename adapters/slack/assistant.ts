@@ -7,7 +7,7 @@
 import { Assistant } from '@slack/bolt';
 import type { SlackRuntime } from './runtime.ts';
 import { isFromPerson, type SlackMessageEvent } from './slack-event.ts';
-import { slackQuestion } from './slack-question.ts';
+import { redelivered, slackQuestion } from './slack-question.ts';
 
 const GREETING = "Hi! I'm Herald. Ask me anything — I can search the web, describe images and transcribe voice clips.";
 const PROMPTS = [
@@ -99,7 +99,7 @@ export function createAssistant(rt: SlackRuntime): Assistant {
       const thread = threadOf(payload);
       if (thread) rt.run('assistant prompts', () => suggestPrompts(thread.channel, thread.threadTs, thread.context?.channel_id));
     },
-    userMessage: async ({ message }) => {
+    userMessage: async ({ message, context }) => {
       const event = message as unknown as SlackMessageEvent;
       const threadTs = event.thread_ts;
       if (!threadTs || !isFromPerson(event, rt.identity.botUserId)) return;
@@ -122,7 +122,7 @@ export function createAssistant(rt: SlackRuntime): Assistant {
               .catch((error: unknown) => rt.logger.debug({ err: error }, 'assistant title not set'));
           }
         }
-        await rt.flow.asked(slackQuestion(rt, event, { threadTs, assistant: true }), signal);
+        await rt.flow.asked(slackQuestion(rt, event, { threadTs, assistant: true }), signal, redelivered(context));
       });
     },
   });

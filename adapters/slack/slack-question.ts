@@ -2,6 +2,7 @@
  * A Slack message as the core's Question: read with its files (in a thread, those it points at when it has none),
  * answered where it belongs.
  */
+import type { Context } from '@slack/bolt';
 import type { IncomingMessage } from '../../src/conversation/types.ts';
 import type { Question, Reviver } from '../../src/platform/platform.ts';
 import { withStatusReactions } from '../../src/platform/status-reactions.ts';
@@ -30,6 +31,17 @@ export interface AnswerOptions {
 export interface SlackRevival {
   event: SlackMessageEvent;
   options: AnswerOptions;
+}
+
+const REDELIVERED = 'heraldRedelivered';
+
+/** Marks an event Slack retried after its first delivery was taken: its question goes to the core as delivered again. */
+export function markRedelivered(context: Context): void {
+  context[REDELIVERED] = true;
+}
+
+export function redelivered(context: Context): boolean {
+  return context[REDELIVERED] === true;
 }
 
 export function slackQuestion(rt: SlackRuntime, event: SlackMessageEvent, options: AnswerOptions): Question {

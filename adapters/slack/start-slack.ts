@@ -23,7 +23,7 @@ import type { BucketLimit } from './rate-budget.ts';
 import { RateBudget } from './rate-budget.ts';
 import { connectSlack } from './receivers.ts';
 import { WorkTracker, type SlackRuntime } from './runtime.ts';
-import { slackReviver } from './slack-question.ts';
+import { markRedelivered, slackReviver } from './slack-question.ts';
 import { boltLogger, SlackApi } from './slack-api.ts';
 import { StreamingSwitch } from './stream-part.ts';
 import { ThreadMemory } from './thread-memory.ts';
@@ -123,11 +123,14 @@ export async function startSlack(options: StartSlackOptions): Promise<RunningSla
   // Before every listener (the Assistant's too): one answer per event, however often and wherever it is delivered.
   app.use(async ({ body, context, next }) => {
     const eventId = (body as { event_id?: unknown }).event_id;
-    // A retried question goes on to the core, which answers it once: its first delivery may have died with its instance.
-    const retriedQuestion = (context.retryNum ?? 0) > 0 && QUESTION_EVENTS.has(String((body as { event?: { type?: unknown } }).event?.type));
-    if (typeof eventId === 'string' && !retriedQuestion && !(await rt.flow.firstDelivery(eventId))) {
-      logger.debug({ eventId }, 'Slack event already handled');
-      return;
+    if (typeof eventId === 'string' && !(await rt.flow.firstDelivery(eventId))) {
+      // Slack retries what it could not deliver: the instance it first reached may have died on the question.
+      const retriedQuestion = (context.retryNum ?? 0) > 0 && QUESTION_EVENTS.has(String((body as { event?: { type?: unknown } }).event?.type));
+      if (!retriedQuestion) {
+        logger.debug({ eventId }, 'Slack event already handled');
+        return;
+      }
+      markRedelivered(context);
     }
     await next();
   });

@@ -133,12 +133,19 @@ export class QuestionFlow {
     return this.#claims.claim(`${this.#platform}:event:${eventKey}`);
   }
 
-  /** A new message addressed to Herald: answered once, however often it is delivered. `signal` cancels the answer. */
-  async asked(question: Question, signal?: AbortSignal): Promise<void> {
+  /**
+   * A new message addressed to Herald: answered once, however often it is delivered. `signal` cancels the answer.
+   * `redelivered`: the platform delivered it again after its first delivery was taken (Slack retries what it could
+   * not deliver), perhaps by an instance that died on it: answered only when nobody else is to answer it.
+   */
+  async asked(question: Question, signal?: AbortSignal, redelivered = false): Promise<void> {
     if (this.#draining) return;
-    if (await this.#claims.claim(`${this.#platform}:question:${question.key}`)) await this.#run(question.key, this.#answer(question, signal));
-    // Delivered again (Slack retries an event whose delivery failed): its first claimant may have died on it.
-    else if (!this.#replying.has(question.key)) await this.#takeOver(question.key, question, signal);
+    if (redelivered) {
+      if (!this.#replying.has(question.key)) await this.#takeOver(question.key, question, signal);
+      return;
+    }
+    if (!(await this.#claims.claim(`${this.#platform}:question:${question.key}`))) return;
+    await this.#run(question.key, this.#answer(question, signal));
   }
 
   /**
