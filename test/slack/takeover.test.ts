@@ -45,6 +45,8 @@ describe.skipIf(!redisUp)(`Slack: a reply whose instance died is finished by ano
 
   const answersTo = (question: Json) => fake.botMessages().filter((m) => m.thread_ts === question.ts);
   const asked = (text: string) => emu.requests.filter((r) => JSON.stringify(r.body).includes(text)).length;
+  /** Replies some instance is to finish, as the store has them. */
+  const unfinished = () => stores[0]!.sortedUpTo('replies:slack', Infinity, 10);
   const takenOver = async (herald: HeraldOnSlack) =>
     (await herald.metrics.registry.getSingleMetric('herald_replies_taken_over_total')?.get())?.values[0]?.value ?? 0;
 
@@ -126,5 +128,17 @@ describe.skipIf(!redisUp)(`Slack: a reply whose instance died is finished by ano
     expect(answersTo(question)).toEqual([answer]);
     expect(asked('long 300')).toBe(1);
     expect(await takenOver(other)).toBe(0);
+    expect(await unfinished()).toEqual([]);
+  });
+
+  it('a reply a graceful stop ends with its note is left for nobody to finish', { timeout: 30_000 }, async () => {
+    const writer = await instance(true);
+    const question = fake.events.appMention({ text: 'long 400' });
+    await fake.deliverEvent(question);
+    const partial = await fake.waitFor(() => answersTo(question).find((m) => m.stream?.state === 'streaming' && m.text.length > 40), 10_000);
+    instances.splice(instances.indexOf(writer), 1);
+    await writer.stop();
+    expect(fake.message(partial.channel, partial.ts)?.text).toMatch(/⚠️ The reply was cancelled\.$/);
+    expect(await unfinished()).toEqual([]);
   });
 });
