@@ -18,7 +18,9 @@ export function discordReviver(client: Client, messages: MessageHandler): Revive
   return {
     question: async (revival) => {
       const at = discordRevival(revival);
-      return at && client.isReady() ? messages.questionAt(client, at.channelId, at.messageId) : undefined;
+      if (!at) return undefined;
+      if (!client.isReady()) throw new Error('not connected to Discord yet');
+      return messages.questionAt(client, at.channelId, at.messageId);
     },
     interrupted: async (revival, messageKeys) => {
       const at = discordRevival(revival);

@@ -87,6 +87,8 @@ export async function startDiscord({ core, logger, hooks = {}, voice: voiceOptio
     stopping ??= client.destroy();
     return stopping;
   };
+  // Before the first message, so that every reply keeps a heartbeat.
+  flow.revivesWith(discordReviver(client, messages));
   const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
   try {
     await client.login(discord.token);
@@ -97,7 +99,6 @@ export async function startDiscord({ core, logger, hooks = {}, voice: voiceOptio
   }
   log.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'connected to Discord');
   detachSchedules = core.scheduler.attach(new DiscordScheduleDelivery({ client, core, history, rateLimits, logger: log }));
-  flow.revivesWith(discordReviver(client, messages));
 
   hooks.health?.register(
     'discord',

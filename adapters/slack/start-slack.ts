@@ -149,10 +149,14 @@ export async function startSlack(options: StartSlackOptions): Promise<RunningSla
       critical: true,
     });
   }
-  const port = await connection.start();
+  // Before the first event, so that every reply keeps a heartbeat.
+  rt.flow.revivesWith(slackReviver(rt));
+  const port = await connection.start().catch((error: unknown) => {
+    rt.flow.close();
+    throw error;
+  });
   logger.info({ mode: connection.mode, team: identity.teamId, bot: identity.botUserId, ...(port !== undefined && { port }) }, 'Slack connected');
   const detachSchedules = core.scheduler.attach(new SlackScheduleDelivery(rt));
-  rt.flow.revivesWith(slackReviver(rt));
   let stopping: Promise<void> | undefined;
   return {
     app,

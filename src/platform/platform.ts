@@ -31,7 +31,10 @@ export interface Question {
 
 /** Rebuilds a question from its `revival`, on whichever instance finishes an answer another instance left unfinished. */
 export interface Reviver {
-  /** The question as it was asked; undefined once it is gone, or no longer addressed to Herald. */
+  /**
+   * The question as it was asked; undefined once it is gone, or no longer addressed to Herald. Throws when the
+   * platform cannot tell now (it is tried again later).
+   */
   question(revival: unknown): Promise<Question | undefined>;
   /**
    * Ends an unfinished answer to a question that is gone: its messages say in a short line that it was interrupted,

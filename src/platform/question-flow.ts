@@ -415,12 +415,14 @@ export class QuestionFlow {
     }
     const revival = record?.revival ?? delivered?.revival;
     const posted = record?.posted ?? [];
-    const question =
-      delivered ??
-      (await reviver.question(revival).catch((error: unknown) => {
-        this.#logger.warn({ err: error, question: questionKey }, 'rebuilding a question left unanswered failed');
-        return undefined;
-      }));
+    let question: Question | undefined;
+    try {
+      question = delivered ?? (await reviver.question(revival));
+    } catch (error) {
+      // Left for a later sweep, here or elsewhere: the platform may answer then.
+      this.#logger.warn({ err: error, question: questionKey }, 'rebuilding a question left unanswered failed');
+      return undefined;
+    }
     if (!question) {
       this.#logger.info({ question: questionKey, posted: posted.length }, 'a reply left unfinished is not finished: its question is gone');
       if (posted.length > 0)
