@@ -25,7 +25,8 @@ import type {
   Reviver,
 } from './platform.ts';
 import type { PlatformHooks } from './platform-hooks.ts';
-import { HEARTBEAT_EXPIRY_MS, ReplyHeartbeats, type Heartbeat } from './reply-heartbeats.ts';
+import { OrphanedReplies, type Orphan } from './orphaned-replies.ts';
+import { ReplyHeartbeats, type Heartbeat } from './reply-heartbeats.ts';
 import { StopPresses } from './stop-presses.ts';
 
 export interface QuestionFlowOptions {
@@ -40,17 +41,6 @@ export interface QuestionFlowOptions {
 interface Earlier {
   versions?: AnswerVersion[];
   continues?: AnsweredQuestion;
-}
-
-/** How long an instance has to decide on taking over a reply, and to start its heartbeat. */
-const TAKEOVER_LOCK_MS = 30_000;
-
-/** A reply another instance left unfinished, now this instance's to finish. */
-interface TakenOver {
-  question: Question;
-  /** The messages of the partial answer, which the new one replaces. */
-  posted: string[];
-  heartbeat: Heartbeat;
 }
 
 /** The steps of answering a question again in place of its answer (an edit, Regenerate, Continue, a takeover). */
@@ -100,6 +90,7 @@ export class QuestionFlow {
   readonly #stops: StopPresses;
   readonly #approvals: Approvals;
   readonly #heartbeats: ReplyHeartbeats;
+  readonly #orphans: OrphanedReplies;
   #reviver: Reviver | undefined;
 
   constructor({ platform, core, logger, hooks = {} }: QuestionFlowOptions) {
@@ -112,6 +103,7 @@ export class QuestionFlow {
     this.#stops = new StopPresses(core.store, platform, logger);
     this.#approvals = new Approvals(core.store, platform, core.config.conversation.approvalTimeoutMs, logger);
     this.#heartbeats = new ReplyHeartbeats(core.store, platform, logger);
+    this.#orphans = new OrphanedReplies({ store: core.store, platform, heartbeats: this.#heartbeats, answered: this.#answered, logger });
   }
 
   /**
@@ -373,70 +365,20 @@ export class QuestionFlow {
   async #takeOver(questionKey: string, delivered?: Question, signal?: AbortSignal): Promise<void> {
     const reviver = this.#reviver;
     if (!reviver || this.#draining) return;
-    const lock = `takeover:${this.#platform}:${questionKey}`;
-    const token = await this.#core.store.acquireLock(lock, TAKEOVER_LOCK_MS);
-    if (!token) return;
-    let taken: TakenOver | undefined;
-    try {
-      taken = await this.#orphan(questionKey, reviver, delivered);
-    } finally {
-      await this.#core.store
-        .releaseLock(lock, token)
-        .catch((error: unknown) => this.#logger.warn({ err: error, lock }, 'takeover lock release failed; it expires by itself'));
-    }
-    if (!taken) return;
+    const orphan = await this.#orphans.take(questionKey, reviver, delivered);
+    if (!orphan) return;
     this.#logger.info(
-      { question: questionKey, posted: taken.posted.length, redelivered: delivered !== undefined },
+      { question: questionKey, posted: orphan.posted.length, redelivered: delivered !== undefined },
       'finishing a reply another instance left unfinished',
     );
     this.#hooks.metrics?.repliesTakenOver?.inc({ platform: this.#platform });
-    const run = this.#run(questionKey, this.#answerTakenOver(taken, signal));
+    const run = this.#run(questionKey, this.#answerTakenOver(orphan, signal));
     // A sweep decides and goes on; a delivery waits for its answer.
     if (delivered) await run;
   }
 
-  /** Decided under the takeover lock: the reply to finish here, with its heartbeat begun, or undefined. */
-  async #orphan(questionKey: string, reviver: Reviver, delivered: Question | undefined): Promise<TakenOver | undefined> {
-    const record = await this.#heartbeats.record(questionKey);
-    if (!record) {
-      if (!delivered) {
-        await this.#heartbeats.forget(questionKey);
-        return undefined;
-      }
-      // Its claimant may not have begun its heartbeat yet; one that has answered or failed left its mark.
-      if (Date.now() - delivered.sentAt < HEARTBEAT_EXPIRY_MS || (await this.#answered.get(questionKey))) return undefined;
-    } else {
-      if (!(await this.#heartbeats.expired(questionKey))) return undefined;
-      // Written to its end, its heartbeat outlived it (the store failed as it ended).
-      if ((await this.#answered.get(questionKey))?.versions) {
-        await this.#heartbeats.forget(questionKey);
-        return undefined;
-      }
-    }
-    const revival = record?.revival ?? delivered?.revival;
-    const posted = record?.posted ?? [];
-    let question: Question | undefined;
-    try {
-      question = delivered ?? (await reviver.question(revival));
-    } catch (error) {
-      // Left for a later sweep, here or elsewhere: the platform may answer then.
-      this.#logger.warn({ err: error, question: questionKey }, 'rebuilding a question left unanswered failed');
-      return undefined;
-    }
-    if (!question) {
-      this.#logger.info({ question: questionKey, posted: posted.length }, 'a reply left unfinished is not finished: its question is gone');
-      if (posted.length > 0)
-        await reviver
-          .interrupted(revival, posted)
-          .catch((error: unknown) => this.#logger.warn({ err: error }, 'closing an unfinished answer failed'));
-      await this.#heartbeats.forget(questionKey);
-      return undefined;
-    }
-    return { question, posted, heartbeat: await this.#heartbeats.begin(questionKey, revival, posted) };
-  }
-
   /** The question answered again from the start; the partial answer goes once the new one is ready to be written. */
-  async #answerTakenOver({ question, posted, heartbeat }: TakenOver, signal: AbortSignal | undefined): Promise<void> {
+  async #answerTakenOver({ question, posted, heartbeat }: Orphan, signal: AbortSignal | undefined): Promise<void> {
     const aborts = this.#aborts(signal);
     try {
       await this.#answerInPlace(question, aborts, {
