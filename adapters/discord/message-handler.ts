@@ -13,6 +13,7 @@ import { ChannelAnswer } from './channel-answer.ts';
 import { DeferredAnswer } from './deferred-answer.ts';
 import { isUnknownMessage } from './discord-surface.ts';
 import { toIncomingMessage, type ConversationLocation } from './incoming-message.ts';
+import type { DiscordRevival } from './question-revival.ts';
 import { fromPerson, repliedMessageId, triggerOf, type Trigger } from './message-trigger.ts';
 import type { RouteRateLimits } from './route-rate-limits.ts';
 import type { ReplyChains } from './reply-chains.ts';
@@ -158,6 +159,7 @@ export class MessageHandler {
         const mark = triggers.statusReactions ? discordStatusMark(message, botId) : undefined;
         return mark ? withStatusReactions(answer, mark, logger) : answer;
       },
+      revival: { channelId: channel.id, messageId: message.id, inOwnThread } satisfies DiscordRevival,
     };
   }
 

@@ -10,6 +10,7 @@ import { createDiscordClient } from './client.ts';
 import { CommandHandler } from './command-handler.ts';
 import { deletedMessageIds, type RawPacket } from './deleted-messages.ts';
 import { MessageHandler } from './message-handler.ts';
+import { discordReviver } from './question-revival.ts';
 import { RouteRateLimits } from './route-rate-limits.ts';
 import { sharedGlobalBudget } from './global-budget.ts';
 import { DiscordScheduleDelivery } from './schedule-delivery.ts';
@@ -80,10 +81,13 @@ export async function startDiscord({ core, logger, hooks = {}, voice: voiceOptio
   let stopping: Promise<void> | undefined;
   const stop = () => {
     detachSchedules?.();
+    flow.close();
     voice.close(); // leave voice channels before the gateway goes
     stopping ??= client.destroy();
     return stopping;
   };
+  // Before the first message, so that every reply keeps a heartbeat.
+  flow.revivesWith(discordReviver(client, messages));
   const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
   try {
     await client.login(discord.token);

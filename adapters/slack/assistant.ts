@@ -7,7 +7,7 @@
 import { Assistant } from '@slack/bolt';
 import type { SlackRuntime } from './runtime.ts';
 import { isFromPerson, type SlackMessageEvent } from './slack-event.ts';
-import { slackQuestion } from './slack-question.ts';
+import { redelivered, slackQuestion } from './slack-question.ts';
 
 const GREETING = "Hi! I'm Herald. Ask me anything — I can search the web, describe images and transcribe voice clips.";
 const PROMPTS = [
@@ -15,9 +15,6 @@ const PROMPTS = [
   { title: 'Explain a concept', message: 'Explain how public-key cryptography works, simply.' },
   { title: 'Transcribe a clip', message: 'How do I get a voice clip transcribed?' },
 ];
-/** Slack rotates through these (10 at most) under "is thinking…" until the answer starts. */
-const LOADING_MESSAGES = ['Reading your question…', 'Thinking it over…', 'Weighing what I know…', 'Putting the answer together…'];
-const THINKING = 'is thinking…';
 const TITLE_CHARS = 60;
 const CONTEXT_TTL_MS = 7 * 24 * 60 * 60_000;
 
@@ -68,24 +65,6 @@ function threadOf(payload: unknown): { channel: string; threadTs: string; contex
 export function createAssistant(rt: SlackRuntime): Assistant {
   const { api, core } = rt;
   const store = core.store;
-  /** Slack shows the status after the app's name ("Herald is thinking…"); repeating the current one costs a call for nothing. */
-  const statusSetter = (channel: string, threadTs: string) => {
-    let shown: string | undefined;
-    return async (text: string) => {
-      const status = text === '' || text.startsWith('is ') ? text : `is ${text}`;
-      if (status === shown) return;
-      shown = status;
-      await api.call('assistant.threads.setStatus', channel, (c) =>
-        c.assistant.threads.setStatus({
-          channel_id: channel,
-          thread_ts: threadTs,
-          status,
-          ...(status === THINKING && { loading_messages: LOADING_MESSAGES }),
-        }),
-      );
-    };
-  };
-
   const suggestPrompts = async (channel: string, threadTs: string, viewing: string | undefined) => {
     const prompts = await promptsFor(rt, viewing);
     await api.call('assistant.threads.setSuggestedPrompts', channel, (c) =>
@@ -120,7 +99,7 @@ export function createAssistant(rt: SlackRuntime): Assistant {
       const thread = threadOf(payload);
       if (thread) rt.run('assistant prompts', () => suggestPrompts(thread.channel, thread.threadTs, thread.context?.channel_id));
     },
-    userMessage: async ({ message }) => {
+    userMessage: async ({ message, context }) => {
       const event = message as unknown as SlackMessageEvent;
       const threadTs = event.thread_ts;
       if (!threadTs || !isFromPerson(event, rt.identity.botUserId)) return;
@@ -143,8 +122,7 @@ export function createAssistant(rt: SlackRuntime): Assistant {
               .catch((error: unknown) => rt.logger.debug({ err: error }, 'assistant title not set'));
           }
         }
-        const status = statusSetter(event.channel, threadTs);
-        await rt.flow.asked(slackQuestion(rt, event, { threadTs, status, clearStatus: () => status('') }), signal);
+        await rt.flow.asked(slackQuestion(rt, event, { threadTs, assistant: true }), signal, redelivered(context));
       });
     },
   });

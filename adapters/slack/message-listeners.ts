@@ -19,21 +19,21 @@ import {
   type SlackMessageChangedEvent,
   type SlackMessageEvent,
 } from './slack-event.ts';
-import { slackQuestion, type AnswerOptions } from './slack-question.ts';
+import { redelivered, slackQuestion, type AnswerOptions } from './slack-question.ts';
 import { summarizeOnMention, summaryMention } from './summary-listeners.ts';
 
 export function registerMessageListeners(app: App, rt: SlackRuntime): void {
   const { botUserId } = rt.identity;
 
-  app.event('app_mention', async ({ event }) => {
+  app.event('app_mention', async ({ event, context }) => {
     const mention = event as unknown as SlackMessageEvent;
     if (!isFromPerson(mention, botUserId)) return;
     const summary = summaryMention(mention, botUserId);
     if (summary) summarizeOnMention(rt, mention, summary);
-    else rt.ask('mention', (signal) => askIfAddressed(rt, mention, signal));
+    else rt.ask('mention', (signal) => askIfAddressed(rt, mention, signal, redelivered(context)));
   });
 
-  app.message(async ({ message }) => {
+  app.message(async ({ message, context }) => {
     const deleted = deletedTs(message as DeletionEvent);
     if (deleted !== undefined) {
       const { channel } = message as DeletionEvent;
@@ -53,14 +53,14 @@ export function registerMessageListeners(app: App, rt: SlackRuntime): void {
     if (!isFromPerson(event, botUserId)) return;
     // Replies in DM threads belong to the assistant container (Bolt's Assistant takes them before this).
     if (event.channel_type === 'im') {
-      rt.ask('direct message', (signal) => rt.flow.asked(slackQuestion(rt, event, { threadTs: event.thread_ts }), signal));
+      rt.ask('direct message', (signal) => rt.flow.asked(slackQuestion(rt, event, { threadTs: event.thread_ts }), signal, redelivered(context)));
       return;
     }
     // Slack sends a mention both as app_mention and as this message, and now and then only as this message
     // (a file shared with a mention): whichever comes first is answered, the other finds the message claimed.
     const summary = summaryMention(event, botUserId);
     if (summary) summarizeOnMention(rt, event, summary);
-    else rt.ask('channel message', (signal) => askIfAddressed(rt, event, signal));
+    else rt.ask('channel message', (signal) => askIfAddressed(rt, event, signal, redelivered(context)));
   });
 }
 
@@ -90,9 +90,9 @@ async function answerOptions(rt: SlackRuntime, event: SlackMessageEvent): Promis
   return addressed && { threadTs: threadTs ?? event.ts, statusReactions: triggers.statusReactions };
 }
 
-async function askIfAddressed(rt: SlackRuntime, event: SlackMessageEvent, signal: AbortSignal): Promise<void> {
+async function askIfAddressed(rt: SlackRuntime, event: SlackMessageEvent, signal: AbortSignal, again: boolean): Promise<void> {
   const options = await answerOptions(rt, event);
-  if (options) await rt.flow.asked(slackQuestion(rt, event, options), signal);
+  if (options) await rt.flow.asked(slackQuestion(rt, event, options), signal, again);
 }
 
 function askAgain(rt: SlackRuntime, edit: SlackEdit, options: AnswerOptions, signal: AbortSignal): Promise<void> {

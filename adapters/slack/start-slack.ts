@@ -24,6 +24,7 @@ import { RateBudget, SHARED_SLACK_BUDGET } from './rate-budget.ts';
 import { sharedLimits } from '../../src/platform/shared-limits.ts';
 import { connectSlack } from './receivers.ts';
 import { WorkTracker, type SlackRuntime } from './runtime.ts';
+import { markRedelivered, slackReviver } from './slack-question.ts';
 import { boltLogger, SlackApi } from './slack-api.ts';
 import { StreamingSwitch } from './stream-part.ts';
 import { ThreadMemory } from './thread-memory.ts';
@@ -41,6 +42,9 @@ export interface SlackTuning {
   postMessagePerChannel?: BucketLimit;
   retryConfig?: { retries: number; factor: number; minTimeout?: number; maxTimeout?: number };
 }
+
+/** Events whose listeners hand questions to the core's flow, which claims each question itself. */
+const QUESTION_EVENTS: ReadonlySet<string> = new Set(['message', 'app_mention']);
 
 export interface StartSlackOptions {
   core: Core;
@@ -125,11 +129,16 @@ export async function startSlack(options: StartSlackOptions): Promise<RunningSla
     logger.error({ err: error }, 'Slack event handling failed');
   });
   // Before every listener (the Assistant's too): one answer per event, however often and wherever it is delivered.
-  app.use(async ({ body, next }) => {
+  app.use(async ({ body, context, next }) => {
     const eventId = (body as { event_id?: unknown }).event_id;
     if (typeof eventId === 'string' && !(await rt.flow.firstDelivery(eventId))) {
-      logger.debug({ eventId }, 'Slack event already handled');
-      return;
+      // Slack retries what it could not deliver: the instance it first reached may have died on the question.
+      const retriedQuestion = (context.retryNum ?? 0) > 0 && QUESTION_EVENTS.has(String((body as { event?: { type?: unknown } }).event?.type));
+      if (!retriedQuestion) {
+        logger.debug({ eventId }, 'Slack event already handled');
+        return;
+      }
+      markRedelivered(context);
     }
     await next();
   });
@@ -148,7 +157,12 @@ export async function startSlack(options: StartSlackOptions): Promise<RunningSla
       critical: true,
     });
   }
-  const port = await connection.start();
+  // Before the first event, so that every reply keeps a heartbeat.
+  rt.flow.revivesWith(slackReviver(rt));
+  const port = await connection.start().catch((error: unknown) => {
+    rt.flow.close();
+    throw error;
+  });
   logger.info({ mode: connection.mode, team: identity.teamId, bot: identity.botUserId, ...(port !== undefined && { port }) }, 'Slack connected');
   const detachSchedules = core.scheduler.attach(new SlackScheduleDelivery(rt));
   let stopping: Promise<void> | undefined;
@@ -162,6 +176,7 @@ export async function startSlack(options: StartSlackOptions): Promise<RunningSla
         detachSchedules();
         await connection.stop();
         await work.stop();
+        rt.flow.close();
       })()),
   };
 }

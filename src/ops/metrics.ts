@@ -49,6 +49,8 @@ export interface Metrics {
   inflightReplies: PlainGaugeHandle;
   /** 👍/👎 votes on answers (a changed vote counts again, as its new rating), by platform and rating. */
   feedback: CounterHandle<{ platform: string; rating: string }>;
+  /** Replies an instance died writing, finished by this one, by platform. */
+  repliesTakenOver: CounterHandle<{ platform: string }>;
   /** MCP tool calls, by server, tool (its own name) and outcome (ok, error, timeout). */
   mcpToolCalls: CounterHandle<{ server: string; tool: string; outcome: string }>;
   mcpToolSeconds: HistogramHandle<{ server: string; tool: string }>;
@@ -148,6 +150,12 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       name: name('feedback_total'),
       help: 'Votes on answers (a changed vote counts as its new rating), by platform and rating.',
       labelNames: ['platform', 'rating'] as const,
+      registers,
+    }),
+    repliesTakenOver: new Counter({
+      name: name('replies_taken_over_total'),
+      help: 'Replies another instance died writing, finished by this one, by platform.',
+      labelNames: ['platform'] as const,
       registers,
     }),
     mcpToolCalls: new Counter({

@@ -7,7 +7,7 @@ export type MountFunction = (pathPrefix: string, handler: RouteHandler) => void;
 
 /** What a running Herald lends every platform; each part is optional (tests and the CLI leave most out). */
 export interface PlatformHooks {
-  metrics?: Pick<Metrics, 'platformRateLimited'> & Partial<Pick<Metrics, 'inflightReplies' | 'feedback' | 'sharedRateLeases'>>;
+  metrics?: Pick<Metrics, 'platformRateLimited'> & Partial<Pick<Metrics, 'inflightReplies' | 'feedback' | 'sharedRateLeases' | 'repliesTakenOver'>>;
   /** A platform whose connection decides readiness registers a critical check. */
   health?: Pick<HealthRegistry, 'register'>;
   shutdown?: {

@@ -22,6 +22,25 @@ export interface Question {
   readonly workspace?: WorkspaceHistory;
   /** Starts an answer where the question was asked (typing or status shows until the first text). */
   openAnswer(events: AnswerEvents): AnswerWriter;
+  /**
+   * What the platform's Reviver needs to rebuild the question on another instance, as plain JSON: an answer its
+   * instance died writing is finished there. Absent where nobody else could finish it.
+   */
+  readonly revival?: unknown;
+}
+
+/** Rebuilds a question from its `revival`, on whichever instance finishes an answer another instance left unfinished. */
+export interface Reviver {
+  /**
+   * The question as it was asked; undefined once it is gone, or no longer addressed to Herald. Throws when the
+   * platform cannot tell now (it is tried again later).
+   */
+  question(revival: unknown): Promise<Question | undefined>;
+  /**
+   * Ends an unfinished answer to a question that is gone: its messages say in a short line that it was interrupted,
+   * or go where a platform cannot change them.
+   */
+  interrupted(revival: unknown, messageKeys: readonly string[]): Promise<void>;
 }
 
 /** What an answer being written tells the core. */

@@ -23,8 +23,11 @@ import type {
   ApprovalView,
   PressOutcome,
   Question,
+  Reviver,
 } from './platform.ts';
 import type { PlatformHooks } from './platform-hooks.ts';
+import { OrphanedReplies, type Orphan } from './orphaned-replies.ts';
+import { ReplyHeartbeats, type Heartbeat } from './reply-heartbeats.ts';
 import { StopPresses } from './stop-presses.ts';
 
 export interface QuestionFlowOptions {
@@ -41,7 +44,7 @@ interface Earlier {
   continues?: AnsweredQuestion;
 }
 
-/** The steps of answering a question again in place of its answer (an edit, Regenerate, Continue). */
+/** The steps of answering a question again in place of its answer (an edit, Regenerate, Continue, a takeover). */
 interface AnswerInPlace {
   start(incoming: IncomingMessage): Promise<ReplyStream | undefined>;
   /** Not answered again: `error` when it failed, none when the engine declined. */
@@ -51,6 +54,8 @@ interface AnswerInPlace {
   /** Takes down what the new answer replaces. */
   replace(writer: AnswerWriter): Promise<void>;
   earlier?: Earlier;
+  /** A message of the new answer was posted. */
+  posted?: (messageKey: string) => void;
 }
 
 /** How one answer can be stopped besides the shutdown deadline, and where it is written. */
@@ -85,6 +90,9 @@ export class QuestionFlow {
   readonly #replying = new Map<string, Promise<void>>();
   readonly #stops: StopPresses;
   readonly #approvals: Approvals;
+  readonly #heartbeats: ReplyHeartbeats;
+  readonly #orphans: OrphanedReplies;
+  #reviver: Reviver | undefined;
 
   constructor({ platform, core, logger, hooks = {} }: QuestionFlowOptions) {
     this.#platform = platform;
@@ -95,6 +103,22 @@ export class QuestionFlow {
     this.#answered = new AnsweredQuestions(core.store, platform, core.config.conversation.historyTtlSeconds * 1000);
     this.#stops = new StopPresses(core.store, platform, logger);
     this.#approvals = new Approvals(core.store, platform, core.config.conversation.approvalTimeoutMs, logger);
+    this.#heartbeats = new ReplyHeartbeats(core.store, platform, logger);
+    this.#orphans = new OrphanedReplies({ store: core.store, platform, heartbeats: this.#heartbeats, answered: this.#answered, logger });
+  }
+
+  /**
+   * The platform can rebuild its questions: from now on this instance finishes, in place of the partial answer, each
+   * reply another instance sharing the store stopped writing (its heartbeat expired: it died).
+   */
+  revivesWith(reviver: Reviver): void {
+    this.#reviver = reviver;
+    this.#heartbeats.sweep(async (questionKey) => void (await this.#takeOver(questionKey)));
+  }
+
+  /** Beats and sweeps no more: the platform stopped. */
+  close(): void {
+    this.#heartbeats.close();
   }
 
   /** True for the first delivery of a platform event (by its own id); false for a repeat. */
@@ -102,9 +126,17 @@ export class QuestionFlow {
     return this.#claims.claim(`${this.#platform}:event:${eventKey}`);
   }
 
-  /** A new message addressed to Herald: answered once, however often it is delivered. `signal` cancels the answer. */
-  async asked(question: Question, signal?: AbortSignal): Promise<void> {
+  /**
+   * A new message addressed to Herald: answered once, however often it is delivered. `signal` cancels the answer.
+   * `redelivered`: the platform delivered it again after its first delivery was taken (Slack retries what it could
+   * not deliver), perhaps by an instance that died on it: answered only when nobody else is to answer it.
+   */
+  async asked(question: Question, signal?: AbortSignal, redelivered = false): Promise<void> {
     if (this.#draining) return;
+    if (redelivered) {
+      if (!this.#replying.has(question.key)) await this.#takeOver(question.key, question, signal);
+      return;
+    }
     if (!(await this.#claims.claim(`${this.#platform}:question:${question.key}`))) return;
     await this.#run(question.key, this.#answer(question, signal));
   }
@@ -295,8 +327,9 @@ export class QuestionFlow {
 
   async #answer(question: Question, signal: AbortSignal | undefined): Promise<void> {
     const aborts = this.#aborts(signal);
+    const heartbeat = await this.#beat(question);
     const watched = this.#watch(question, aborts);
-    const writer = this.#open(question, aborts, watched);
+    const writer = this.#open(question, aborts, watched, heartbeat?.posted);
     try {
       await this.#answered.set(question.key, { text: question.text, answerKeys: [] });
       refuseIfLate(question.sentAt);
@@ -308,6 +341,62 @@ export class QuestionFlow {
     } finally {
       this.#deletions.unwatch(watched);
       await writer.close();
+      await this.#ended(question.key, heartbeat);
+    }
+  }
+
+  /** The heartbeat of a reply that another instance could finish; none where it could not, or the store failed. */
+  async #beat(question: Question): Promise<Heartbeat | undefined> {
+    if (question.revival === undefined || !this.#reviver) return undefined;
+    return this.#heartbeats.begin(question.key, question.revival).catch((error: unknown) => {
+      this.#logger.warn({ err: error, question: question.key }, 'reply heartbeat not started; nobody can finish it should this instance die');
+      return undefined;
+    });
+  }
+
+  async #ended(questionKey: string, heartbeat: Heartbeat | undefined): Promise<void> {
+    await heartbeat?.end().catch((error: unknown) => this.#logger.warn({ err: error, question: questionKey }, 'reply heartbeat not removed'));
+  }
+
+  /**
+   * A reply whose heartbeat expired, or a question delivered again whose first claimant never started one: one
+   * instance, under a store lock, rebuilds the question (the delivery's own, or through the platform's Reviver)
+   * and answers it again in place of the partial answer. A delivery waits for that answer; a sweep only decides.
+   */
+  async #takeOver(questionKey: string, delivered?: Question, signal?: AbortSignal): Promise<void> {
+    const reviver = this.#reviver;
+    if (!reviver || this.#draining) return;
+    const orphan = await this.#orphans.take(questionKey, reviver, delivered);
+    if (!orphan) return;
+    this.#logger.info(
+      { question: questionKey, posted: orphan.posted.length, redelivered: delivered !== undefined },
+      'finishing a reply another instance left unfinished',
+    );
+    this.#hooks.metrics?.repliesTakenOver?.inc({ platform: this.#platform });
+    const run = this.#run(questionKey, this.#answerTakenOver(orphan, signal));
+    // A sweep decides and goes on; a delivery waits for its answer.
+    if (delivered) await run;
+  }
+
+  /** The question answered again from the start; the partial answer goes once the new one is ready to be written. */
+  async #answerTakenOver({ question, posted, heartbeat }: Orphan, signal: AbortSignal | undefined): Promise<void> {
+    const aborts = this.#aborts(signal);
+    try {
+      await this.#answerInPlace(question, aborts, {
+        start: async (incoming) => this.#core.engine.handle(incoming, this.#handleOptions(question, incoming, aborts)),
+        declined: async (error) => {
+          const writer = this.#open(question, aborts, [], heartbeat.posted);
+          await writer.remove?.(posted).catch((failure: unknown) => this.#logger.warn({ err: failure }, 'removing an unfinished answer failed'));
+          await this.#fail(question, writer, error, aborts);
+          await writer.close();
+        },
+        replace: async (writer) => {
+          await writer.remove?.(posted);
+        },
+        posted: heartbeat.posted,
+      });
+    } finally {
+      await this.#ended(question.key, heartbeat);
     }
   }
 
@@ -360,7 +449,7 @@ export class QuestionFlow {
         return;
       }
       await steps.ready;
-      const writer = this.#open(question, aborts, watched);
+      const writer = this.#open(question, aborts, watched, steps.posted);
       try {
         await steps.replace(writer);
         await this.#show(question, incoming, stream, writer, aborts, steps.earlier);
@@ -380,9 +469,10 @@ export class QuestionFlow {
     return [question.key];
   }
 
-  #open(question: Question, aborts: AnswerAborts, watched: string[]): AnswerWriter {
+  #open(question: Question, aborts: AnswerAborts, watched: string[], posted?: (key: string) => void): AnswerWriter {
     const writer = question.openAnswer({
       posted: (key) => {
+        posted?.(key);
         watched.push(key);
         this.#deletions.watch(key, () => aborts.withdraw.abort(new MessageGoneError(key)));
       },

@@ -21,6 +21,7 @@ describe('createMetrics', () => {
       herald_shared_rate_leases_total: 'counter',
       herald_service_errors_total: 'counter',
       herald_queue_length: 'gauge',
+      herald_replies_taken_over_total: 'counter',
       herald_inflight_replies: 'gauge',
       herald_feedback_total: 'counter',
       herald_mcp_tool_calls_total: 'counter',

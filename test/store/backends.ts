@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
+import { createClient } from '@keyv/redis';
 import { MemoryStore } from '../../src/store/memory-store.ts';
 import { RedisStore } from '../../src/store/redis-store.ts';
 import { SqliteStore } from '../../src/store/sqlite-store.ts';
@@ -67,6 +68,20 @@ export function tempDir(): string {
 
 export function removeTempDirs(): void {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * The URL of Redis database `index` on the REDIS_URL server, emptied: for suites whose instances sweep every key of a
+ * family (replies left unfinished), which other suites running at the same time on the server must not meet.
+ */
+export async function emptyRedisDatabase(index: number): Promise<string> {
+  const url = new URL(redisUrl);
+  url.pathname = `/${index}`;
+  const client = createClient({ url: url.href });
+  await client.connect();
+  await client.flushDb();
+  await client.close();
+  return url.href;
 }
 
 /** Keys unique to one test, so runs sharing a Redis server never meet. */

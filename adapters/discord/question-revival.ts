@@ -1,0 +1,36 @@
+import type { Client } from 'discord.js';
+import type { Reviver } from '../../src/platform/platform.ts';
+import { AnswerMessages } from './answer-messages.ts';
+import type { MessageHandler } from './message-handler.ts';
+
+/** Where a question was asked, for another instance to read it again should this one die answering it. */
+export interface DiscordRevival {
+  channelId: string;
+  messageId: string;
+  /** Answered in the thread opened from the question (its id is the question's). */
+  inOwnThread: boolean;
+}
+
+const INTERRUPTED = '_(This answer was interrupted, and its question is gone.)_';
+
+/** Questions read again from Discord, as a Regenerate press reads them. */
+export function discordReviver(client: Client, messages: MessageHandler): Reviver {
+  return {
+    question: async (revival) => {
+      const at = discordRevival(revival);
+      if (!at) return undefined;
+      if (!client.isReady()) throw new Error('not connected to Discord yet');
+      return messages.questionAt(client, at.channelId, at.messageId);
+    },
+    interrupted: async (revival, messageKeys) => {
+      const at = discordRevival(revival);
+      if (!at) return;
+      await new AnswerMessages(client.rest, at.inOwnThread ? at.messageId : at.channelId, at.messageId).rewrite(messageKeys, INTERRUPTED, {});
+    },
+  };
+}
+
+function discordRevival(value: unknown): DiscordRevival | undefined {
+  const at = value as Partial<DiscordRevival> | undefined;
+  return typeof at?.channelId === 'string' && typeof at.messageId === 'string' ? (at as DiscordRevival) : undefined;
+}
