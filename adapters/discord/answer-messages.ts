@@ -1,9 +1,10 @@
 import { Routes, type APIMessage, type REST } from 'discord.js';
-import type { AnswerControls, AnswerEditor } from '../../src/platform/platform.ts';
+import type { AnswerControls, AnswerEditor, ShownAnswer } from '../../src/platform/platform.ts';
 import { splitMarkdown } from '../../src/streaming/markdown-split.ts';
 import { answerButtons } from './answer-buttons.ts';
 import { isUnknownMessage, MESSAGE_LIMIT, textBody } from './discord-surface.ts';
 import { NO_MENTIONS_BODY } from './mentions.ts';
+import { sourcesEmbed } from './sources-embed.ts';
 
 /** Shown for an answer without any text. */
 export const EMPTY_ANSWER = '_(The model returned an empty answer.)_';
@@ -28,13 +29,15 @@ export class AnswerMessages implements AnswerEditor {
     });
   }
 
-  async rewrite(messageKeys: readonly string[], text: string, controls: AnswerControls): Promise<string[]> {
+  async rewrite(messageKeys: readonly string[], { text, citations = [] }: ShownAnswer, controls: AnswerControls): Promise<string[]> {
     const parts = splitMarkdown(text.trim() === '' ? EMPTY_ANSWER : text, MESSAGE_LIMIT);
     const buttons = answerButtons(this.#questionKey, controls);
+    const sources = citations.length > 0 ? [sourcesEmbed(citations)] : [];
     const keys: string[] = [];
     for (const [i, part] of parts.entries()) {
       const { content, flags } = textBody(part);
-      const body = { content, flags: flags ?? 0, components: i === parts.length - 1 ? buttons : [], allowed_mentions: NO_MENTIONS_BODY };
+      const last = i === parts.length - 1;
+      const body = { content, flags: flags ?? 0, components: last ? buttons : [], embeds: last ? sources : [], allowed_mentions: NO_MENTIONS_BODY };
       const existing = messageKeys[i];
       if (existing !== undefined) {
         await this.#rest.patch(Routes.channelMessage(this.#channelId, existing), { body });

@@ -1,7 +1,15 @@
 import type { SendableChannels } from 'discord.js';
 import type { ReplyStream } from '../../src/conversation/types.ts';
 import type { Logger } from '../../src/log/logger.ts';
-import type { AnswerControls, AnswerEvents, AnswerWriter, ApprovalMessage, ApprovalView, WrittenAnswer } from '../../src/platform/platform.ts';
+import type {
+  AnswerControls,
+  AnswerEvents,
+  AnswerWriter,
+  ApprovalMessage,
+  ApprovalView,
+  ShownAnswer,
+  WrittenAnswer,
+} from '../../src/platform/platform.ts';
 import { QueuedNote } from '../../src/platform/queued-note.ts';
 import { renderReply } from '../../src/streaming/render-reply.ts';
 import { answerButtons } from './answer-buttons.ts';
@@ -80,7 +88,12 @@ export class ChannelAnswer implements AnswerWriter {
         { emptyText: EMPTY_ANSWER, signal },
       );
       if (!rendered.stopped) await finishReply(this.#surface, rendered, { showReasoning: false, logger: this.#logger });
-      return { messageKeys: [...this.#posted], text: rendered.text, ...(rendered.stopped && { stopped: rendered.stopped }) };
+      return {
+        messageKeys: [...this.#posted],
+        text: rendered.text,
+        ...(rendered.citations.length > 0 && { citations: rendered.citations }),
+        ...(rendered.stopped && { stopped: rendered.stopped }),
+      };
     } catch (error) {
       // Nothing is left to stop: the buttons go with the failure.
       if (this.#surface.streamingButtons.length > 0) await this.showControls(this.#posted, {}).catch(() => {});
@@ -92,8 +105,8 @@ export class ChannelAnswer implements AnswerWriter {
     return this.#messages.showControls(messageKeys, controls);
   }
 
-  rewrite(messageKeys: readonly string[], text: string, controls: AnswerControls): Promise<string[]> {
-    return this.#messages.rewrite(messageKeys, text, controls);
+  rewrite(messageKeys: readonly string[], shown: ShownAnswer, controls: AnswerControls): Promise<string[]> {
+    return this.#messages.rewrite(messageKeys, shown, controls);
   }
 
   remove(messageKeys: readonly string[]): Promise<void> {

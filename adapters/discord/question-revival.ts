@@ -25,7 +25,11 @@ export function discordReviver(client: Client, messages: MessageHandler): Revive
     interrupted: async (revival, messageKeys) => {
       const at = discordRevival(revival);
       if (!at) return;
-      await new AnswerMessages(client.rest, at.inOwnThread ? at.messageId : at.channelId, at.messageId).rewrite(messageKeys, INTERRUPTED, {});
+      await new AnswerMessages(client.rest, at.inOwnThread ? at.messageId : at.channelId, at.messageId).rewrite(
+        messageKeys,
+        { text: INTERRUPTED },
+        {},
+      );
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { ConversationKey } from '../conversation/types.ts';
+import type { Citation } from '../service/types.ts';
 import type { Store } from '../store/store.ts';
 
 /** What Herald answered a question with, for an edit of it to replace and a deletion of it to forget. */
@@ -24,6 +25,8 @@ export interface AnsweredQuestion {
 
 export interface AnswerVersion {
   text: string;
+  /** The sources listed under it. */
+  citations?: Citation[];
   /** The service cut it short: Continue is offered while it is the one shown. */
   cut: boolean;
 }

@@ -5,6 +5,7 @@
  * questions and the reply registry live in the core, once.
  */
 import type { IncomingMessage, ReplyStream } from '../conversation/types.ts';
+import type { Citation } from '../service/types.ts';
 import type { ApprovalOutcome } from '../tools/types.ts';
 import type { WorkspaceHistory } from '../workspace/workspace-history.ts';
 
@@ -56,6 +57,8 @@ export interface WrittenAnswer {
   messageKeys: string[];
   /** The text shown, across its messages (kept as a version of the answer for ◀ ▶). */
   text?: string;
+  /** The sources listed under it (kept with the version, for ◀ ▶ to show them again). */
+  citations?: readonly Citation[];
   /** Ended early: a message of it was deleted (`deleted`), or the signal stopped it (`aborted`). */
   stopped?: 'deleted' | 'aborted';
 }
@@ -75,15 +78,22 @@ export interface AnswerControls {
   version?: { shown: number; count: number };
 }
 
+/** An answer's text and the sources listed under it. */
+export interface ShownAnswer {
+  text: string;
+  citations?: readonly Citation[];
+}
+
 /** Changes an answer already shown, for the core's controls; the platform keys are the answer's messages in order. */
 export interface AnswerEditor {
   /** Shows `controls` on the last of the messages (and none on the others). */
   showControls(messageKeys: readonly string[], controls: AnswerControls): Promise<void>;
   /**
-   * Shows `text` in place of the answer: its messages are edited, extra ones posted or surplus ones deleted as the
-   * text needs; `controls` go on the last. Returns the keys of the messages that now hold it.
+   * Shows a version in place of the answer: its messages are edited, extra ones posted or surplus ones deleted as the
+   * text needs; its sources (none: the old ones go) and `controls` go on the last. Returns the keys of the messages
+   * that now hold it.
    */
-  rewrite(messageKeys: readonly string[], text: string, controls: AnswerControls): Promise<string[]>;
+  rewrite(messageKeys: readonly string[], shown: ShownAnswer, controls: AnswerControls): Promise<string[]>;
 }
 
 /** Someone pressed a control on an answer, as the adapter tells the core. */

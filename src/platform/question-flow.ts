@@ -224,7 +224,7 @@ export class QuestionFlow {
     if (!version || this.#replying.has(press.questionKey)) return 'gone';
     // Remembered before it shows, so a press that follows what it shows builds on it.
     await this.#answered.set(press.questionKey, { ...answered, shown });
-    const answerKeys = await press.editor.rewrite(answered.answerKeys, version.text, finishedControls(versions, shown));
+    const answerKeys = await press.editor.rewrite(answered.answerKeys, version, finishedControls(versions, shown));
     if (answerKeys.join() !== answered.answerKeys.join()) await this.#answered.set(press.questionKey, { ...answered, answerKeys, shown });
     return 'done';
   }
@@ -552,8 +552,10 @@ export class QuestionFlow {
     }
     const stopped = aborts.stop.signal.aborted || aborts.cancel.signal.aborted;
     const text = written.text ?? '';
+    const citations = [...(before ? (earlier.versions?.at(-1)?.citations ?? []) : []), ...(written.citations ?? [])];
     const version: AnswerVersion = {
       text: before ? `${earlier.versions?.at(-1)?.text ?? ''}\n\n${text}` : text,
+      ...(citations.length > 0 && { citations }),
       cut: !stopped && finishReason !== undefined && finishReason !== 'stop',
     };
     const kept = before ? (earlier.versions ?? []).slice(0, -1) : (earlier.versions ?? []);

@@ -2,9 +2,19 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/core.ts';
 import { ConversationEngine } from '../../src/conversation/engine.ts';
 import type { IncomingMessage, ReplyStream } from '../../src/conversation/types.ts';
-import type { AnswerAction, AnswerControls, AnswerEditor, AnswerPress, AnswerWriter, Question, WrittenAnswer } from '../../src/platform/platform.ts';
+import type {
+  AnswerAction,
+  AnswerControls,
+  AnswerEditor,
+  AnswerPress,
+  AnswerWriter,
+  Question,
+  ShownAnswer,
+  WrittenAnswer,
+} from '../../src/platform/platform.ts';
 import { QuestionFlow } from '../../src/platform/question-flow.ts';
 import { MemoryStore } from '../../src/store/memory-store.ts';
+import type { Citation } from '../../src/service/types.ts';
 import { testConfig } from '../conversation/fake-adapter.ts';
 import { fakeChat, type ScriptedAnswer } from '../conversation/fake-chat.ts';
 import { silentLogger } from '../helpers/logger.ts';
@@ -17,6 +27,8 @@ afterEach(async () => {
 /** The answer's messages on a platform that keeps them as a list of texts, with the controls on the last one. */
 class Messages implements AnswerEditor {
   texts: string[] = [];
+  /** The sources listed under the answer, by URL. */
+  sources: string[] = [];
   controls: AnswerControls = {};
   readonly log: string[] = [];
 
@@ -25,8 +37,9 @@ class Messages implements AnswerEditor {
     this.log.push(`controls ${JSON.stringify(controls)}`);
   }
 
-  async rewrite(_keys: readonly string[], text: string, controls: AnswerControls): Promise<string[]> {
+  async rewrite(_keys: readonly string[], { text, citations = [] }: ShownAnswer, controls: AnswerControls): Promise<string[]> {
     this.texts = [text];
+    this.sources = citations.map((c) => c.url);
     this.controls = controls;
     this.log.push(`rewrite ${text}`);
     return ['answer'];
@@ -45,9 +58,14 @@ class Writer extends Messages implements AnswerWriter {
   async write(stream: ReplyStream, _signal: AbortSignal, controls?: AnswerControls): Promise<WrittenAnswer> {
     this.writing = controls;
     let text = '';
-    for await (const event of stream) if (event.type === 'text') text += event.delta;
+    let citations: Citation[] = [];
+    for await (const event of stream) {
+      if (event.type === 'text') text += event.delta;
+      if (event.type === 'citations') citations = event.citations;
+    }
     this.#shared.texts = [text];
-    return { messageKeys: ['answer'], text };
+    this.#shared.sources = citations.map((c) => c.url);
+    return { messageKeys: ['answer'], text, citations };
   }
 
   override showControls(keys: readonly string[], controls: AnswerControls): Promise<void> {
@@ -108,7 +126,10 @@ describe('QuestionFlow: the controls on an answer', () => {
     stores.push(store);
     const here = instance(store, () => ({ text: 'slow answer', delayMs: 60_000 }));
     let draws = 0;
-    const there = instance(store, () => ({ text: `answer ${++draws}` }));
+    const there = instance(store, () => {
+      draws += 1;
+      return { text: `answer ${draws} [1]`, citations: [{ index: 1, url: `https://example.org/${draws}`, title: `source of ${draws}` }] };
+    });
 
     expect(await there.flow.pressed(press('stop'))).toBe('gone');
     const asked = here.flow.asked(question);
@@ -131,16 +152,20 @@ describe('QuestionFlow: the controls on an answer', () => {
       const check = () => (messages.controls.version ? resolve() : setImmediate(check));
       check();
     });
-    expect(messages.texts).toEqual(['answer 1']);
+    expect(messages.texts).toEqual(['answer 1 [1]']);
+    expect(messages.sources).toEqual(['https://example.org/1']);
     expect(messages.controls).toEqual({ regenerate: true, version: { shown: 2, count: 2 } });
     expect(there.requests).toHaveLength(1);
     expect(here.requests).toHaveLength(1);
 
     expect(await here.flow.pressed(press('previous'))).toBe('done');
+    // The stopped first answer had no sources: the second's go with its text.
     expect(messages.texts).toEqual(['']);
+    expect(messages.sources).toEqual([]);
     expect(messages.controls).toEqual({ regenerate: true, version: { shown: 1, count: 2 } });
     expect(await here.flow.pressed(press('previous'))).toBe('gone');
     expect(await here.flow.pressed(press('next', 'mod', true))).toBe('done');
-    expect(messages.texts).toEqual(['answer 1']);
+    expect(messages.texts).toEqual(['answer 1 [1]']);
+    expect(messages.sources).toEqual(['https://example.org/1']);
   });
 });
