@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startFakeDiscord } from '../../test/fakes/discord/index.ts';
+import { startFakeDiscord, type FakeDiscord } from '../../test/fakes/discord/index.ts';
 import { startEmulator } from '../../test/fakes/service/emulator.ts';
 import { startFakeSlack, type FakeSlack } from '../../test/fakes/slack/index.ts';
 import { longAnswer, type Conversation } from './conversation.ts';
@@ -126,10 +126,7 @@ async function measure(options: ScenarioOptions, conversations: Conversation[], 
     replySeconds: { discord: replySeconds('discord'), slack: replySeconds('slack') },
     durationMs,
     herald: sampled,
-    fake429s: countBy([
-      ...fakes.discord.rateLimitHits.map((h) => `Discord ${h.method} ${h.global ? 'global' : h.route}`),
-      ...(fakes.slack?.rateLimited ?? []).map((h) => `Slack ${h.method}`),
-    ]),
+    fake429s: served429s(fakes.discord, fakes.slack),
     warnings: herald.logs.length,
     benchLagP99Ms: benchLag.percentile(99) / 1e6,
     machine,
@@ -138,8 +135,16 @@ async function measure(options: ScenarioOptions, conversations: Conversation[], 
   };
 }
 
+/** 429s the fakes served, by platform and route. */
+export function served429s(discord: FakeDiscord, slack: FakeSlack | undefined): Record<string, number> {
+  return countBy([
+    ...discord.rateLimitHits.map((h) => `Discord ${h.method} ${h.global ? 'global' : h.route}`),
+    ...(slack?.rateLimited ?? []).map((h) => `Slack ${h.method}`),
+  ]);
+}
+
 /** Discord, Slack, Discord, Slack, … then the rest of the longer list. */
-function takeTurns(a: Conversation[], b: Conversation[]): Conversation[] {
+export function takeTurns(a: Conversation[], b: Conversation[]): Conversation[] {
   return Array.from({ length: Math.max(a.length, b.length) }, (_, i) => [a[i], b[i]])
     .flat()
     .filter((c) => c !== undefined);
@@ -149,7 +154,7 @@ function takeTurns(a: Conversation[], b: Conversation[]): Conversation[] {
  * Sends the prompts evenly spread over `rampMs`, each on time even if an earlier one is still being sent, noting
  * when each went; resolves with the number that could not be delivered.
  */
-async function sendSpread(conversations: Conversation[], rampMs: number, sentAt: Map<Conversation, number>): Promise<number> {
+export async function sendSpread(conversations: Conversation[], rampMs: number, sentAt: Map<Conversation, number>): Promise<number> {
   const spacing = conversations.length > 1 ? rampMs / (conversations.length - 1) : 0;
   const started = performance.now();
   const sending: Array<Promise<void>> = [];
@@ -163,7 +168,7 @@ async function sendSpread(conversations: Conversation[], rampMs: number, sentAt:
   return sent.filter((s) => s.status === 'rejected').length;
 }
 
-function countBy(keys: string[]): Record<string, number> {
+export function countBy(keys: string[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const key of keys) counts[key] = (counts[key] ?? 0) + 1;
   return counts;
