@@ -11,7 +11,7 @@ import { startHerald, unthrottledHeraldEnv, type HeraldProcess } from './herald-
 import { ownRedisDb } from './redis-db.ts';
 import { startRoundRobinProxy, type RoundRobinProxy } from './round-robin-proxy.ts';
 import { MetricsSampler, type Sampled } from './sampler.ts';
-import { countBy, sendSpread, served429s, takeTurns } from './scenario.ts';
+import { countBy, sendSpread, served429s, takeTurns, type Platform } from './scenario.ts';
 import { measureShardOutage, type ShardOutage } from './shard-outage.ts';
 import { slackDialogues, type SlackDialogue, type Turn } from './slack-dialogue.ts';
 
@@ -21,6 +21,16 @@ export interface InstanceSpec {
   slack: boolean;
   shards: number[];
 }
+
+/** A = Slack + Discord shard 0, B = Slack + Discord shard 1, C = Slack only. */
+export const THREE_INSTANCES: InstanceSpec[] = [
+  { name: 'A', slack: true, shards: [0] },
+  { name: 'B', slack: true, shards: [1] },
+  { name: 'C', slack: true, shards: [] },
+];
+
+/** Everything in one process, for comparison. */
+export const ONE_INSTANCE: InstanceSpec[] = [{ name: 'A', slack: true, shards: [0, 1] }];
 
 export interface ClusterOptions {
   instances: InstanceSpec[];
@@ -62,7 +72,8 @@ export interface SlackKill {
 export interface ClusterResult {
   options: ClusterOptions;
   conversations: number;
-  complete: number;
+  /** Conversations not complete in time. */
+  lost: Record<Platform, number>;
   /** Conversations whose prompt (or second prompt) never reached Herald, or whose second turn was never asked. */
   undelivered: number;
   duplicates: number;
@@ -155,7 +166,7 @@ export async function runCluster(options: ClusterOptions): Promise<ClusterResult
     return {
       options,
       conversations: conversations.length,
-      complete: load.completeDiscord + dialogues.filter((d) => d.turns[1].doneAt !== undefined).length,
+      lost: { discord: options.discord - load.completeDiscord, slack: dialogues.filter((d) => d.turns[1].doneAt === undefined).length },
       undelivered: load.undelivered,
       duplicates: conversations.reduce((sum, c) => sum + c.extraReplies(), 0),
       stuck: slack.botMessages().filter((m) => m.stream?.state === 'streaming').length,

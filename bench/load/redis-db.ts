@@ -7,6 +7,13 @@ export interface RedisDb {
   close(): Promise<void>;
 }
 
+/** `url` pointed at database `db` of the same server. */
+export function redisDbUrl(url: string, db: number): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${db}`;
+  return parsed.toString();
+}
+
 /** Connects to `url` (its path names the database, redis://host:port/N) and empties that database. */
 export async function ownRedisDb(url: string): Promise<RedisDb> {
   const client = createClient({ url });
