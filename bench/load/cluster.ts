@@ -11,7 +11,7 @@ import { startHerald, unthrottledHeraldEnv, type HeraldProcess } from './herald-
 import { ownRedisDb } from './redis-db.ts';
 import { startRoundRobinProxy, type RoundRobinProxy } from './round-robin-proxy.ts';
 import { MetricsSampler, type Sampled } from './sampler.ts';
-import { countBy, sendSpread, served429s, takeTurns, type Platform } from './scenario.ts';
+import { converse, countBy, served429s, takeTurns, type Platform } from './scenario.ts';
 import { measureShardOutage, type ShardOutage } from './shard-outage.ts';
 import { slackDialogues, type SlackDialogue, type Turn } from './slack-dialogue.ts';
 
@@ -97,7 +97,6 @@ export interface ClusterResult {
 
 const SHARD_COUNT = 2;
 const SCRAPE_INTERVAL_MS = 2000;
-const POLL_MS = 100;
 const OUTAGE_ANSWER_TIMEOUT_MS = 15_000;
 
 interface Running {
@@ -208,19 +207,9 @@ interface Load {
 
 async function measureLoad(options: ClusterOptions, conversations: Conversation[], dialogues: SlackDialogue[], world: World): Promise<Load> {
   for (const r of world.instances) await r.sampler.start();
-  const started = performance.now();
-  const sentAt = new Map<Conversation, number>();
-  const sending = sendSpread(conversations, options.rampMs, sentAt);
   const kill = options.killSlack;
   const killing = kill && killSlackInstance(world, kill.instance, kill.afterMs, dialogues);
-  const doneAt = new Map<Conversation, number>();
-  const waiting = () => conversations.filter((c) => !doneAt.has(c) && (!sentAt.has(c) || performance.now() - sentAt.get(c)! < options.timeoutMs));
-  for (let open = waiting(); open.length > 0; open = waiting()) {
-    await sleep(POLL_MS);
-    for (const c of open) if (sentAt.has(c) && c.complete()) doneAt.set(c, performance.now());
-  }
-  const durationMs = (doneAt.size === conversations.length ? Math.max(...doneAt.values()) : performance.now()) - started;
-  const undelivered = await sending;
+  const { doneAt, durationMs, undelivered } = await converse(conversations, options.rampMs, options.timeoutMs);
   const killed = await killing;
   for (const r of world.instances) if (!r.killed) r.herald = await r.sampler.stop();
   return {

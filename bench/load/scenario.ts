@@ -99,17 +99,7 @@ async function measure(options: ScenarioOptions, conversations: Conversation[], 
   const before = machineSnapshot(herald.pid);
   const benchLag = monitorEventLoopDelay({ resolution: 10 });
   benchLag.enable();
-  const started = performance.now();
-  const sentAt = new Map<Conversation, number>();
-  const sending = sendSpread(conversations, options.rampMs, sentAt);
-  const doneAt = new Map<Conversation, number>();
-  const waiting = () => conversations.filter((c) => !doneAt.has(c) && (!sentAt.has(c) || performance.now() - sentAt.get(c)! < options.timeoutMs));
-  for (let open = waiting(); open.length > 0; open = waiting()) {
-    await sleep(POLL_MS);
-    for (const c of open) if (sentAt.has(c) && c.complete()) doneAt.set(c, performance.now());
-  }
-  const durationMs = (doneAt.size === conversations.length ? Math.max(...doneAt.values()) : performance.now()) - started;
-  const undelivered = await sending;
+  const { sentAt, doneAt, durationMs, undelivered } = await converse(conversations, options.rampMs, options.timeoutMs);
   benchLag.disable();
   const sampled = await sampler.stop();
   const machine = machineShare(before, machineSnapshot(herald.pid), sampled.cpuSeconds);
@@ -135,6 +125,31 @@ async function measure(options: ScenarioOptions, conversations: Conversation[], 
   };
 }
 
+/** When each prompt went and each reply was complete, over a run of conversations. */
+interface Conversed {
+  sentAt: Map<Conversation, number>;
+  doneAt: Map<Conversation, number>;
+  /** From the first prompt until the last reply was complete (or the last prompt's timeout). */
+  durationMs: number;
+  /** Prompts that could not be delivered. */
+  undelivered: number;
+}
+
+/** Sends the prompts spread over `rampMs` and waits until each reply is complete or `timeoutMs` after its prompt. */
+export async function converse(conversations: Conversation[], rampMs: number, timeoutMs: number): Promise<Conversed> {
+  const started = performance.now();
+  const sentAt = new Map<Conversation, number>();
+  const sending = sendSpread(conversations, rampMs, sentAt);
+  const doneAt = new Map<Conversation, number>();
+  const waiting = () => conversations.filter((c) => !doneAt.has(c) && (!sentAt.has(c) || performance.now() - sentAt.get(c)! < timeoutMs));
+  for (let open = waiting(); open.length > 0; open = waiting()) {
+    await sleep(POLL_MS);
+    for (const c of open) if (sentAt.has(c) && c.complete()) doneAt.set(c, performance.now());
+  }
+  const durationMs = (doneAt.size === conversations.length ? Math.max(...doneAt.values()) : performance.now()) - started;
+  return { sentAt, doneAt, durationMs, undelivered: await sending };
+}
+
 /** 429s the fakes served, by platform and route. */
 export function served429s(discord: FakeDiscord, slack: FakeSlack | undefined): Record<string, number> {
   return countBy([
@@ -154,7 +169,7 @@ export function takeTurns(a: Conversation[], b: Conversation[]): Conversation[] 
  * Sends the prompts evenly spread over `rampMs`, each on time even if an earlier one is still being sent, noting
  * when each went; resolves with the number that could not be delivered.
  */
-export async function sendSpread(conversations: Conversation[], rampMs: number, sentAt: Map<Conversation, number>): Promise<number> {
+async function sendSpread(conversations: Conversation[], rampMs: number, sentAt: Map<Conversation, number>): Promise<number> {
   const spacing = conversations.length > 1 ? rampMs / (conversations.length - 1) : 0;
   const started = performance.now();
   const sending: Array<Promise<void>> = [];
