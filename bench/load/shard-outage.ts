@@ -65,9 +65,9 @@ export async function measureShardOutage(options: ShardOutageOptions): Promise<S
   await questions;
   const answered = (q: (typeof sent)[number]) => fake.messages(q.channelId).some((m) => m.authorId === bot && m.content.endsWith(q.text));
   const end = identified ?? Number.POSITIVE_INFINITY;
-  // Questions asked once the replacement holds the shard are answered; the others may never be.
+  // Those asked in the gap never reach Herald; the others may, those the dead process was answering included.
   const deadline = Date.now() + options.answerTimeoutMs;
-  while (Date.now() < deadline && !sent.every((q) => q.at < end || answered(q))) await sleep(100);
+  while (Date.now() < deadline && !sent.every((q) => (q.at >= killedAt && q.at < end) || answered(q))) await sleep(100);
   const window = (from: number, to: number): Window => {
     const inside = sent.filter((q) => q.at >= from && q.at < to);
     return { sent: inside.length, lost: inside.filter((q) => !answered(q)).length };
