@@ -4,9 +4,9 @@ import { redisDbUrl } from './load/redis-db.ts';
 
 const WORDS = 40;
 const TOKENS_PER_SECOND = 20;
-const RAMP_MS = 10_000;
+const RAMP_MS = 5000;
 const TIMEOUT_MS = 90_000;
-const KILL_AFTER_MS = 6000;
+const KILL_AFTER_MS = 4000;
 const PROBE_EVERY_MS = 200;
 // A database of the server at REDIS_URL that the bench empties and owns.
 const OWN_DB = 10;

@@ -18,10 +18,10 @@ it('three Herald processes on one Redis answer 300 conversations once each, reme
     slack: 150,
     words: 12,
     tokensPerSecond: 10,
-    rampMs: 10_000,
+    rampMs: 5000,
     timeoutMs: 60_000,
     retryScale: 0.01,
-    killSlack: { instance: 'C', afterMs: 6000 },
+    killSlack: { instance: 'C', afterMs: 4000 },
     shardOutage: { instance: 'B', everyMs: 200 },
   });
   const table = clusterTable([r]);
