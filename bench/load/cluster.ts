@@ -140,8 +140,11 @@ export async function runCluster(options: ClusterOptions): Promise<ClusterResult
 
     const base = unthrottledHeraldEnv({ emulator, discord, slack }, options.storeUrl);
     const start = (spec: InstanceSpec) => startHerald({ cwd: dir, env: instanceEnv(base, spec) });
-    const processes = await Promise.all(options.instances.map(start));
+    const started = await Promise.allSettled(options.instances.map(start));
+    const processes = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
     closers.unshift(() => Promise.all(processes.map((p) => p.stop())));
+    const failed = started.find((s) => s.status === 'rejected');
+    if (failed) throw failed.reason;
     const instances = options.instances.map(
       (spec, i): Running => ({
         spec,
