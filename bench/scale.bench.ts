@@ -13,7 +13,7 @@ const OWN_DB = 10;
 
 /**
  * 300 conversations against three Herald processes sharing one Redis, beside one process with everything under
- * the same load; in the three-process run a Slack instance is killed mid-load, and the Discord shard-1 process
+ * the same load; then the three again, with a Slack instance killed mid-load and the Discord shard-1 process
  * once the load is over.
  */
 export async function run(): Promise<{ markdown: string }> {
@@ -32,6 +32,8 @@ export async function run(): Promise<{ markdown: string }> {
   const results: ClusterResult[] = [];
   process.stderr.write('scale: one instance …\n');
   results.push(await runCluster({ ...load, instances: ONE_INSTANCE }));
+  process.stderr.write('scale: three instances …\n');
+  results.push(await runCluster({ ...load, instances: THREE_INSTANCES }));
   process.stderr.write('scale: three instances, killing C mid-load and B after …\n');
   results.push(
     await runCluster({
@@ -53,8 +55,8 @@ export async function run(): Promise<{ markdown: string }> {
     'Each Herald runs as in production in a process of its own, on one Redis database (`STORE_URL=redis://…`). Slack is in HTTP ' +
       'mode behind a round-robin balancer over every Slack instance (a refused connection is a 502, and the upstream is passed ' +
       "over for 10 s, as nginx does by default); the fake retries failed deliveries on Slack's schedule (at once, after 1 min, " +
-      'after 5 min). One instance runs everything; three run A = Slack + shard 0, B = Slack + shard 1, C = Slack only. ' +
-      `${KILL_AFTER_MS / 1000} s into the load C is SIGKILLed: the replies it had taken and not finished must be finished by ` +
+      'after 5 min). One instance runs everything; three run A = Slack + shard 0, B = Slack + shard 1, C = Slack only, ' +
+      `once undisturbed and once with kills: ${KILL_AFTER_MS / 1000} s into the load C is SIGKILLed: the replies it had taken and not finished must be finished by ` +
       'another instance. Once the load is over B is SIGKILLed and a replacement with the same SHARD_IDS started at once, while ' +
       `a user asks a question in a shard-1 server every ${PROBE_EVERY_MS} ms: Discord does not replay to a new session what the ` +
       'old one missed, so the questions asked in the gap are lost, and so are those B was answering.',

@@ -4,7 +4,8 @@ import { markdownTable, verdict, type Row } from './report.ts';
 const role = (spec: InstanceSpec) =>
   [spec.slack && 'Slack', spec.shards.length > 0 && `Discord shard ${spec.shards.join('+')}`].filter(Boolean).join(' + ');
 
-const title = (r: ClusterResult) => (r.options.instances.length === 1 ? '1 instance' : `${r.options.instances.length} instances`);
+const title = (r: ClusterResult) =>
+  `${r.options.instances.length} instance${r.options.instances.length === 1 ? '' : 's'}${r.options.killSlack || r.options.shardOutage ? ', with kills' : ''}`;
 
 const zero = (n: number) => `${n} ${verdict(n === 0)}`;
 
