@@ -11,8 +11,7 @@ export interface RoundRobinProxy {
   url: string;
   /** Upstream base URLs (http://host:port), by index; replace one to stand in a new process. */
   upstreams: string[];
-  /** Requests each upstream answered, and those that ended in a 502 from the proxy. */
-  served: number[];
+  /** Requests to each upstream that ended in a 502 from the proxy. */
   failed: number[];
   close(): Promise<void>;
 }
@@ -21,7 +20,6 @@ const FAIL_TIMEOUT_MS = 10_000;
 
 export async function startRoundRobinProxy(upstreams: string[]): Promise<RoundRobinProxy> {
   let next = 0;
-  const served = upstreams.map(() => 0);
   const failed = upstreams.map(() => 0);
   const failedAt = upstreams.map(() => Number.NEGATIVE_INFINITY);
   /** The next upstream in turn that has not failed lately; the next in turn when all have. */
@@ -36,7 +34,6 @@ export async function startRoundRobinProxy(upstreams: string[]): Promise<RoundRo
     const index = pick();
     const target = new URL(req.url ?? '/', upstreams[index]);
     const upstream = request(target, { method: req.method, headers: req.headers }, (answer) => {
-      served[index]! += 1;
       res.writeHead(answer.statusCode ?? 502, { ...answer.headers, 'x-served-by': String(index) });
       answer.pipe(res);
     });
@@ -53,7 +50,6 @@ export async function startRoundRobinProxy(upstreams: string[]): Promise<RoundRo
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     upstreams,
-    served,
     failed,
     close: async () => {
       server.closeAllConnections();
