@@ -49,8 +49,11 @@ export interface ClusterOptions {
   retryScale: number;
   /** SIGKILL this Slack instance this long after the first prompt. */
   killSlack?: { instance: string; afterMs: number };
-  /** Once the load is over: SIGKILL the process of Discord shard 1, start a replacement, and count what is lost. */
-  shardOutage?: { instance: string; everyMs: number };
+  /**
+   * Once the load is over: SIGKILL the process of Discord shard 1, start a replacement, ask a question every
+   * `everyMs` meanwhile, and count those not answered `answerTimeoutMs` after the last.
+   */
+  shardOutage?: { instance: string; everyMs: number; answerTimeoutMs: number };
 }
 
 export interface InstanceResult {
@@ -97,7 +100,6 @@ export interface ClusterResult {
 
 const SHARD_COUNT = 2;
 const SCRAPE_INTERVAL_MS = 2000;
-const OUTAGE_ANSWER_TIMEOUT_MS = 15_000;
 
 interface Running {
   spec: InstanceSpec;
@@ -162,7 +164,7 @@ export async function runCluster(options: ClusterOptions): Promise<ClusterResult
     const load = await measureLoad(options, conversations, dialogues, world);
     const redisCommands = (await redis.commandsSoFar()) - commandsBefore;
     const outage = options.shardOutage;
-    const shardOutage = outage && (await outageOf(world, outage.instance, outage.everyMs, closers));
+    const shardOutage = outage && (await outageOf(world, outage, closers));
     const turnsDone = dialogues.flatMap((d) => d.turns).filter((t) => t.doneAt !== undefined).length;
     const replies = load.completeDiscord + turnsDone;
     return {
@@ -246,14 +248,18 @@ function slackKillOutcome(turns: Turn[], at: number): SlackKill {
 }
 
 /** Kills the instance running Discord shard 1 and starts a replacement in its place, behind the balancer too. */
-async function outageOf(world: World, name: string, everyMs: number, closers: Array<() => Promise<unknown>>): Promise<ShardOutage> {
-  const victim = instanceNamed(world, name);
+async function outageOf(
+  world: World,
+  { instance, everyMs, answerTimeoutMs }: NonNullable<ClusterOptions['shardOutage']>,
+  closers: Array<() => Promise<unknown>>,
+): Promise<ShardOutage> {
+  const victim = instanceNamed(world, instance);
   const upstream = world.instances.filter((r) => r.spec.slack).indexOf(victim);
   return measureShardOutage({
     fake: world.discord,
     shard: [1, SHARD_COUNT],
     everyMs,
-    answerTimeoutMs: OUTAGE_ANSWER_TIMEOUT_MS,
+    answerTimeoutMs,
     kill: () => victim.process.kill(),
     replace: async () => {
       const replacement = await world.start(victim.spec);

@@ -22,7 +22,7 @@ it('three Herald processes on one Redis answer 300 conversations once each, reme
     timeoutMs: 60_000,
     retryScale: 0.01,
     killSlack: { instance: 'C', afterMs: 4000 },
-    shardOutage: { instance: 'B', everyMs: 200 },
+    shardOutage: { instance: 'B', everyMs: 200, answerTimeoutMs: 15_000 },
   });
   const table = clusterTable([r]);
   console.info(table);
