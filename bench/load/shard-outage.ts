@@ -35,7 +35,7 @@ const LEAD_MS = 1000;
 /**
  * Kills the process running `shard` while a user keeps asking questions in a server on it, starts a replacement,
  * and counts the questions that were never answered: Discord does not replay to a new session what the old one
- * missed, and answers the dead process was writing stay unfinished.
+ * missed, and the answers the dead process was writing are lost unless another instance finishes them.
  */
 export async function measureShardOutage(options: ShardOutageOptions): Promise<ShardOutage> {
   const { fake, shard } = options;
@@ -48,6 +48,7 @@ export async function measureShardOutage(options: ShardOutageOptions): Promise<S
   const questions = (async () => {
     for (let i = 0; asking; i += 1) {
       const channelId = channels[i % CHANNELS]!;
+      // The question mark ends it: an answer still growing towards `probe 12?` does not pass for `probe 1?`.
       const text = `probe ${i}?`;
       sent.push({ at: Date.now(), channelId, text });
       fake.sendMessage({ channelId, authorId: asker.id, content: `<@${bot}> ${text}` });
