@@ -31,6 +31,7 @@ export interface ShardOutageOptions {
 
 const CHANNELS = 10;
 const LEAD_MS = 1000;
+const IDENTIFY_TIMEOUT_MS = 30_000;
 
 /**
  * Kills the process running `shard` while a user keeps asking questions in a server on it, starts a replacement,
@@ -60,7 +61,7 @@ export async function measureShardOutage(options: ShardOutageOptions): Promise<S
   await options.kill();
   await options.replace();
   const restartMs = Date.now() - killedAt;
-  const identified = await waitForIdentify(fake, shard[0], killedAt, options.answerTimeoutMs);
+  const identified = await waitForIdentify(fake, shard[0], killedAt, IDENTIFY_TIMEOUT_MS);
   await sleep(LEAD_MS);
   asking = false;
   await questions;
