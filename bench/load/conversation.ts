@@ -7,6 +7,8 @@ export interface Conversation {
   send(): void | Promise<void>;
   /** Whether the platform now shows the whole expected answer as Herald's reply. */
   complete(): boolean;
+  /** Herald's messages in the conversation beyond one per question: duplicate answers. */
+  extraReplies(): number;
 }
 
 /** The prompt that makes the emulator answer with `words` words, and the text it will answer. */

@@ -21,6 +21,8 @@ export interface HeraldProcess {
   priority: number | undefined;
   /** SIGTERM, then SIGKILL if it has not exited in time; resolves with the exit code. */
   stop(): Promise<number | null>;
+  /** SIGKILL at once, as a crash or an OOM kill ends it; resolves when it has exited. */
+  kill(): Promise<void>;
 }
 
 export interface StartHeraldOptions {
@@ -125,6 +127,10 @@ export async function startHerald({ env, cwd, nodeArgs = [], priority }: StartHe
       const code = await exited;
       clearTimeout(timer);
       return code;
+    },
+    async kill() {
+      child.kill('SIGKILL');
+      await exited;
     },
   };
 }

@@ -4,7 +4,7 @@ import type { Platform, ScenarioResult } from './scenario.ts';
 export const GOALS = { lagP99Ms: 50, lost: 0, rssBytes: 300 * 2 ** 20 } as const;
 
 const MiB = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
-const verdict = (ok: boolean) => (ok ? '✅' : '❌');
+export const verdict = (ok: boolean) => (ok ? '✅' : '❌');
 const share = (seconds: number, of: number) => `${seconds.toFixed(1)} s (${((seconds * 100) / of).toFixed(0)} %)`;
 
 function percentile(sorted: number[], p: number): number | undefined {
@@ -24,13 +24,14 @@ function platformReplies(r: ScenarioResult, platform: Platform): string {
   return `${done.length} / ${asked - done.length}; ${times} s`;
 }
 
-interface Row {
+/** A line of a results table: what it shows, the goal, and its cell for one run. */
+export interface Row<R> {
   name: string;
   goal: string;
-  cell(r: ScenarioResult): string;
+  cell(r: R): string;
 }
 
-const rows: Row[] = [
+const rows: Array<Row<ScenarioResult>> = [
   { name: 'conversations: Discord + Slack', goal: '', cell: (r) => `${r.options.discord} + ${r.options.slack}` },
   { name: 'replies in progress at once, most seen (herald_inflight_replies)', goal: '', cell: (r) => String(r.herald.inflightPeak) },
   { name: 'duration (first prompt → last reply complete or given up)', goal: '', cell: (r) => `${(r.durationMs / 1000).toFixed(1)} s` },
@@ -92,6 +93,11 @@ const rows: Row[] = [
 ];
 
 export function resultsTable(results: ScenarioResult[]): string {
+  return markdownTable(rows, results, title);
+}
+
+/** A markdown table with a column per run and a line per row. */
+export function markdownTable<R>(rows: Array<Row<R>>, results: R[], title: (r: R) => string): string {
   return [
     `| | goal | ${results.map(title).join(' | ')} |`,
     `|---|---|${results.map(() => '---').join('|')}|`,

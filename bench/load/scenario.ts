@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startFakeDiscord } from '../../test/fakes/discord/index.ts';
+import { startFakeDiscord, type FakeDiscord } from '../../test/fakes/discord/index.ts';
 import { startEmulator } from '../../test/fakes/service/emulator.ts';
 import { startFakeSlack, type FakeSlack } from '../../test/fakes/slack/index.ts';
 import { longAnswer, type Conversation } from './conversation.ts';
@@ -99,17 +99,7 @@ async function measure(options: ScenarioOptions, conversations: Conversation[], 
   const before = machineSnapshot(herald.pid);
   const benchLag = monitorEventLoopDelay({ resolution: 10 });
   benchLag.enable();
-  const started = performance.now();
-  const sentAt = new Map<Conversation, number>();
-  const sending = sendSpread(conversations, options.rampMs, sentAt);
-  const doneAt = new Map<Conversation, number>();
-  const waiting = () => conversations.filter((c) => !doneAt.has(c) && (!sentAt.has(c) || performance.now() - sentAt.get(c)! < options.timeoutMs));
-  for (let open = waiting(); open.length > 0; open = waiting()) {
-    await sleep(POLL_MS);
-    for (const c of open) if (sentAt.has(c) && c.complete()) doneAt.set(c, performance.now());
-  }
-  const durationMs = (doneAt.size === conversations.length ? Math.max(...doneAt.values()) : performance.now()) - started;
-  const undelivered = await sending;
+  const { sentAt, doneAt, durationMs, undelivered } = await converse(conversations, options.rampMs, options.timeoutMs);
   benchLag.disable();
   const sampled = await sampler.stop();
   const machine = machineShare(before, machineSnapshot(herald.pid), sampled.cpuSeconds);
@@ -126,10 +116,7 @@ async function measure(options: ScenarioOptions, conversations: Conversation[], 
     replySeconds: { discord: replySeconds('discord'), slack: replySeconds('slack') },
     durationMs,
     herald: sampled,
-    fake429s: countBy([
-      ...fakes.discord.rateLimitHits.map((h) => `Discord ${h.method} ${h.global ? 'global' : h.route}`),
-      ...(fakes.slack?.rateLimited ?? []).map((h) => `Slack ${h.method}`),
-    ]),
+    fake429s: served429s(fakes.discord, fakes.slack),
     warnings: herald.logs.length,
     benchLagP99Ms: benchLag.percentile(99) / 1e6,
     machine,
@@ -138,8 +125,41 @@ async function measure(options: ScenarioOptions, conversations: Conversation[], 
   };
 }
 
+/** When each prompt went and each reply was complete, over a run of conversations. */
+interface Conversed {
+  sentAt: Map<Conversation, number>;
+  doneAt: Map<Conversation, number>;
+  /** From the first prompt until the last reply was complete (or the last prompt's timeout). */
+  durationMs: number;
+  /** Prompts that could not be delivered. */
+  undelivered: number;
+}
+
+/** Sends the prompts spread over `rampMs` and waits until each reply is complete or `timeoutMs` after its prompt. */
+export async function converse(conversations: Conversation[], rampMs: number, timeoutMs: number): Promise<Conversed> {
+  const started = performance.now();
+  const sentAt = new Map<Conversation, number>();
+  const sending = sendSpread(conversations, rampMs, sentAt);
+  const doneAt = new Map<Conversation, number>();
+  const waiting = () => conversations.filter((c) => !doneAt.has(c) && (!sentAt.has(c) || performance.now() - sentAt.get(c)! < timeoutMs));
+  for (let open = waiting(); open.length > 0; open = waiting()) {
+    await sleep(POLL_MS);
+    for (const c of open) if (sentAt.has(c) && c.complete()) doneAt.set(c, performance.now());
+  }
+  const durationMs = (doneAt.size === conversations.length ? Math.max(...doneAt.values()) : performance.now()) - started;
+  return { sentAt, doneAt, durationMs, undelivered: await sending };
+}
+
+/** 429s the fakes served, by platform and route. */
+export function served429s(discord: FakeDiscord, slack: FakeSlack | undefined): Record<string, number> {
+  return countBy([
+    ...discord.rateLimitHits.map((h) => `Discord ${h.method} ${h.global ? 'global' : h.route}`),
+    ...(slack?.rateLimited ?? []).map((h) => `Slack ${h.method}`),
+  ]);
+}
+
 /** Discord, Slack, Discord, Slack, … then the rest of the longer list. */
-function takeTurns(a: Conversation[], b: Conversation[]): Conversation[] {
+export function takeTurns(a: Conversation[], b: Conversation[]): Conversation[] {
   return Array.from({ length: Math.max(a.length, b.length) }, (_, i) => [a[i], b[i]])
     .flat()
     .filter((c) => c !== undefined);
@@ -163,7 +183,7 @@ async function sendSpread(conversations: Conversation[], rampMs: number, sentAt:
   return sent.filter((s) => s.status === 'rejected').length;
 }
 
-function countBy(keys: string[]): Record<string, number> {
+export function countBy(keys: string[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const key of keys) counts[key] = (counts[key] ?? 0) + 1;
   return counts;

@@ -19,6 +19,7 @@ export function slackConversations(fake: FakeSlack, count: number, prompt: strin
         if (delivery.status !== 200) throw new Error(`Herald answered a Slack event with ${delivery.status ?? 'nothing'}`);
       },
       complete: () => fake.botMessages(channel).some((m) => m.text === answer && m.stream?.state !== 'streaming'),
+      extraReplies: () => Math.max(0, fake.botMessages(channel).length - 1),
     };
   });
 }

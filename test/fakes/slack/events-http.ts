@@ -2,8 +2,14 @@
  * Slack → app deliveries over HTTP: Events API callbacks (JSON), slash commands and interactions
  * (form-encoded), each signed with the app's signing secret exactly as Slack signs them. Slack waits three
  * seconds for a 2xx; the fake records the status and how long the app took to answer.
+ *
+ * Slack retries a failed Events API delivery (no 2xx within 3 s, a refused connection, a non-2xx answer) up to
+ * three times: nearly immediately, after one minute, after five, each with X-Slack-Retry-Num and
+ * X-Slack-Retry-Reason, unless the app answered with X-Slack-No-Retry: 1. Commands and interactions are never
+ * retried. The fake does so when `retries` is set.
  */
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { eventCallback } from './event-builders.ts';
 import type { ResponseUrls } from './response-urls.ts';
 import { signedHeaders } from './signing.ts';
@@ -28,7 +34,29 @@ export interface HttpDelivery {
   ackMs: number;
   timedOut: boolean;
   error?: string;
+  /** The system error code behind a failed request (ECONNREFUSED, ECONNRESET …). */
+  errorCode?: string;
   at: number;
+}
+
+/** Slack's waits before its three retries of an event. */
+const SLACK_RETRY_DELAYS_MS = [0, 60_000, 300_000] as const;
+
+export interface EventRetryOptions {
+  /** Multiplies Slack's waits, so that a test can go through the schedule in moments; default 1. */
+  scale?: number;
+}
+
+const CONNECTION_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_SOCKET']);
+
+/** Why Slack would retry this delivery (X-Slack-Retry-Reason), or undefined when it would not. */
+function retryReason(delivery: HttpDelivery): string | undefined {
+  if (delivery.status !== undefined) {
+    if (delivery.status >= 200 && delivery.status < 300) return undefined;
+    return delivery.responseHeaders['x-slack-no-retry'] === '1' ? undefined : 'http_error';
+  }
+  if (delivery.timedOut) return 'http_timeout';
+  return delivery.errorCode !== undefined && CONNECTION_ERRORS.has(delivery.errorCode) ? 'connection_failed' : 'unknown_error';
 }
 
 export interface DeliveryOptions extends SigningOptions {
@@ -51,6 +79,8 @@ export interface HttpEventsDeps {
   responseUrls: ResponseUrls;
   defaults: { userId: string; channelId: string };
   timeoutMs: number;
+  /** Retry failed event deliveries as Slack does; off when undefined. */
+  retries?: EventRetryOptions | undefined;
 }
 
 export class HttpEvents {
@@ -62,11 +92,24 @@ export class HttpEvents {
     this.#deps = deps;
   }
 
-  deliverEvent(event: Json, options: DeliveryOptions = {}): Promise<HttpDelivery> {
+  /** With retries on, resolves with the last attempt: the one the app took, or the last Slack made. */
+  async deliverEvent(event: Json, options: DeliveryOptions = {}): Promise<HttpDelivery> {
     const sameAs = options.sameEventIdAs;
     const reused = typeof sameAs === 'string' ? sameAs : sameAs?.eventId;
     const envelope = eventCallback(this.#deps.ws, this.#deps.verificationToken, event, reused);
-    return this.#post('event', envelope, JSON.stringify(envelope), 'application/json', options);
+    const first = await this.#post('event', envelope, JSON.stringify(envelope), 'application/json', options);
+    return this.#deps.retries ? this.#retry(first, this.#deps.retries, options) : first;
+  }
+
+  async #retry(first: HttpDelivery, { scale = 1 }: EventRetryOptions, options: DeliveryOptions): Promise<HttpDelivery> {
+    let last = first;
+    for (const [i, delayMs] of SLACK_RETRY_DELAYS_MS.entries()) {
+      const reason = retryReason(last);
+      if (reason === undefined) break;
+      await sleep(delayMs * scale);
+      last = await this.redeliver(last, { ...options, retryNum: i + 1, retryReason: reason });
+    }
+    return last;
   }
 
   /** Sends a delivery again with the same body (same event_id), as Slack's retries do. */
@@ -138,6 +181,8 @@ export class HttpEvents {
       const name = error instanceof Error ? error.name : '';
       delivery.timedOut = name === 'TimeoutError' || name === 'AbortError';
       delivery.error = error instanceof Error ? error.message : String(error);
+      const code = error instanceof Error ? (error.cause as { code?: unknown } | undefined)?.code : undefined;
+      if (typeof code === 'string') delivery.errorCode = code;
     }
     this.deliveries.push(delivery);
     return delivery;

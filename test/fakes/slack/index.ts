@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { EventBuilders } from './event-builders.ts';
 import { HttpEvents } from './events-http.ts';
 import { Interactions } from './interactivity.ts';
-import type { DeliveryOptions, HttpDelivery, SlashCommandOptions } from './events-http.ts';
+import type { DeliveryOptions, EventRetryOptions, HttpDelivery, SlashCommandOptions } from './events-http.ts';
 import { FileHost } from './file-host.ts';
 import type { FileFetch, HeldTransfer, NewFile, UploadPost } from './file-host.ts';
 import { sendText } from './http-util.ts';
@@ -36,7 +36,19 @@ import { waitFor } from './wait-for.ts';
 import { WebApi } from './web-api.ts';
 import type { ApiCall, HeldResponse } from './web-api.ts';
 
-export type { ApiCall, AssistantThreadState, HeldResponse, DeliveryOptions, FileFetch, HeldTransfer, HttpDelivery, Json, NewFile, RateLimitOptions };
+export type {
+  ApiCall,
+  AssistantThreadState,
+  HeldResponse,
+  DeliveryOptions,
+  EventRetryOptions,
+  FileFetch,
+  HeldTransfer,
+  HttpDelivery,
+  Json,
+  NewFile,
+  RateLimitOptions,
+};
 export type { ResponseUrlPost, Served429, SlackChannel, SlackUser, SlashCommandOptions, StoredFile, StoredMessage, UploadPost };
 export type { SocketConnection, SocketDelivery, SocketDeliveryOptions } from './socket-mode.ts';
 export type { AssistantThreadOptions, BotPostOptions, FileShareOptions, MentionOptions, PostOptions } from './event-builders.ts';
@@ -83,6 +95,8 @@ export interface FakeSlackOptions {
   streamLifetimeMs?: number;
   /** How long an HTTP delivery waits for the app (Slack: 3 s). */
   eventTimeoutMs?: number;
+  /** Retry failed Events API deliveries on Slack's schedule (see events-http.ts); off unless set. */
+  eventRetries?: EventRetryOptions;
   socketPingIntervalMs?: number;
   /** How long a Socket Mode delivery waits for its ack (Slack: 3 s). */
   socketAckTimeoutMs?: number;
@@ -171,6 +185,7 @@ export class FakeSlack {
       responseUrls: this.#responseUrls,
       defaults,
       timeoutMs: options.eventTimeoutMs ?? 3000,
+      retries: options.eventRetries,
     });
     this.socket = new SocketModeServer({
       ws: this.workspace,
