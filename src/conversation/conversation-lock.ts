@@ -16,7 +16,8 @@ export interface LockOptions {
   maxWaitMs: number;
 }
 
-export const defaultLockOptions: LockOptions = { ttlMs: 30_000, pollMinMs: 25, pollMaxMs: 400, maxWaitMs: 180_000 };
+// The TTL bounds how long a crashed instance's conversations stay locked (another instance's takeover waits it out).
+export const defaultLockOptions: LockOptions = { ttlMs: 15_000, pollMinMs: 25, pollMaxMs: 400, maxWaitMs: 180_000 };
 
 export interface Lease {
   /** True when a renewal found the lock gone (expired or taken): another reply may be running. */
