@@ -48,6 +48,8 @@ export class SlackAnswer implements AnswerWriter {
     const { target, questionTs } = this.#options;
     const { channel } = target;
     const questionKey = messageKey(channel, questionTs);
+    // Known as Herald's thread from its first message on, so a follow-up sent the moment the answer shows is one.
+    let remembered: Promise<void> | undefined;
     const sent = await sendReply(this.#rt, this.#queued.around(stream), {
       // Each answer its own id: an edited question's new answer is rated afresh.
       feedbackId: `${questionKey}/${randomBytes(4).toString('hex')}`,
@@ -59,11 +61,15 @@ export class SlackAnswer implements AnswerWriter {
       onPosted: (ts) => {
         this.#replied = true;
         this.#events.posted(messageKey(channel, ts));
+        if (target.threadTs && !remembered) {
+          remembered = this.#rt.threads
+            .remember(this.#rt.identity.teamId, channel, target.threadTs, questionTs)
+            .catch((error: unknown) => this.#rt.logger.warn({ err: error }, 'remembering the thread failed'));
+        }
       },
       signal: withSlackHandles(signal),
     });
-    if (target.threadTs && sent.stopped !== 'aborted')
-      await this.#rt.threads.remember(this.#rt.identity.teamId, channel, target.threadTs, questionTs);
+    await remembered;
     return {
       messageKeys: sent.messageTs.map((ts) => messageKey(channel, ts)),
       ...(sent.rendered && { text: sent.rendered.text }),
