@@ -1,4 +1,4 @@
-import type { Client } from 'discord.js';
+import { Routes, type APIMessage, type Client } from 'discord.js';
 import type { Reviver } from '../../src/platform/platform.ts';
 import { AnswerMessages } from './answer-messages.ts';
 import type { MessageHandler } from './message-handler.ts';
@@ -11,6 +11,8 @@ export interface DiscordRevival {
   inOwnThread: boolean;
 }
 
+/** Messages read after a question when looking for its answer's unrecorded ones. */
+const STRAY_LOOKUP = 20;
 const INTERRUPTED = '_(This answer was interrupted, and its question is gone.)_';
 
 /** Questions read again from Discord, as a Regenerate press reads them. */
@@ -30,6 +32,19 @@ export function discordReviver(client: Client, messages: MessageHandler): Revive
         { text: INTERRUPTED },
         {},
       );
+    },
+    strays: async (revival, known) => {
+      const at = discordRevival(revival);
+      const botId = client.user?.id;
+      if (!at || !botId) return [];
+      const where = at.inOwnThread ? at.messageId : at.channelId;
+      const query = new URLSearchParams({ after: at.messageId, limit: String(STRAY_LOOKUP) });
+      const after = (await client.rest.get(Routes.channelMessages(where), { query })) as APIMessage[];
+      // In its own thread every message of Herald's answers it; in a channel its answer's first message replies to it.
+      return after
+        .filter((m) => m.author.id === botId && (at.inOwnThread || m.message_reference?.message_id === at.messageId))
+        .map((m) => m.id)
+        .filter((id) => !known.includes(id));
     },
   };
 }

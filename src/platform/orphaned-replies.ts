@@ -72,10 +72,11 @@ export class OrphanedReplies {
       }
     }
     const revival = record?.revival ?? delivered?.revival;
-    const posted = record?.posted ?? [];
+    let posted = record?.posted ?? [];
     let question: Question | undefined;
     try {
       question = delivered ?? (await reviver.question(revival));
+      posted = [...posted, ...(await reviver.strays(revival, posted))];
     } catch (error) {
       // Left for a later sweep, here or elsewhere: the platform may answer then.
       logger.warn({ err: error, question: questionKey }, 'rebuilding a question left unanswered failed');

@@ -42,6 +42,11 @@ export interface Reviver {
    * or go where a platform cannot change them.
    */
   interrupted(revival: unknown, messageKeys: readonly string[]): Promise<void>;
+  /**
+   * Herald's messages answering the question besides `known`: one an instance posted and died before it could record
+   * (the platform made it; the store never heard), which the new answer must replace too.
+   */
+  strays(revival: unknown, known: readonly string[]): Promise<string[]>;
 }
 
 /** What an answer being written tells the core. */

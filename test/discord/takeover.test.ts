@@ -39,7 +39,7 @@ describe.skipIf(!redisUp)(`Discord: a reply whose process died is finished by an
   it('a process killed mid-answer: the next one deletes the partial answer and writes the whole one', { timeout: 90_000 }, async () => {
     const channel = fake.addChannel({ name: 'takeover' });
     const answers = () => fake.messages(channel.id).filter((m) => m.authorId === fake.botUser.id);
-    fake.sendMessage({ channelId: channel.id, content: `<@${fake.botUser.id}> long 300` });
+    const question = fake.sendMessage({ channelId: channel.id, content: `<@${fake.botUser.id}> long 300` });
     const partial = await fake.waitFor(() => answers().find((m) => buttons(m).includes('Stop') && m.content.split(' ').length > 10), {
       timeoutMs: 20_000,
       description: 'the answer half-written',
@@ -47,6 +47,11 @@ describe.skipIf(!redisUp)(`Discord: a reply whose process died is finished by an
 
     process.kill(child.pid, 'SIGKILL');
     emu.pace.tokensPerSecond = 0;
+    // As if it died between Discord making its message and the store hearing of it: the record knows no message.
+    const recordKey = `reply:discord:${String(question.id)}`;
+    const record = await store.get<{ posted: string[] }>(recordKey);
+    expect(record?.posted).toEqual([partial.id]);
+    await store.set(recordKey, { ...record, posted: [] });
     other = await startInstance({ fake, emu, store, env: { STORE_URL: storeUrl } });
     await other.repliesFinished(1, 60_000);
 
