@@ -4,11 +4,11 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
-import { createClient } from '@keyv/redis';
 import { MemoryStore } from '../../src/store/memory-store.ts';
 import { RedisStore } from '../../src/store/redis-store.ts';
 import { SqliteStore } from '../../src/store/sqlite-store.ts';
 import type { Store } from '../../src/store/store.ts';
+import { ownRedisDb, redisDbUrl } from '../../bench/load/redis-db.ts';
 
 export const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -75,13 +75,9 @@ export function removeTempDirs(): void {
  * family (replies left unfinished), which other suites running at the same time on the server must not meet.
  */
 export async function emptyRedisDatabase(index: number): Promise<string> {
-  const url = new URL(redisUrl);
-  url.pathname = `/${index}`;
-  const client = createClient({ url: url.href });
-  await client.connect();
-  await client.flushDb();
-  await client.close();
-  return url.href;
+  const url = redisDbUrl(redisUrl, index);
+  await (await ownRedisDb(url)).close();
+  return url;
 }
 
 /** Keys unique to one test, so runs sharing a Redis server never meet. */
