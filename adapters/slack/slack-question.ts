@@ -34,8 +34,6 @@ export interface SlackRevival {
 }
 
 const REDELIVERED = 'heraldRedelivered';
-/** Messages read after a question when looking for its answer's unrecorded ones. */
-const STRAY_LOOKUP = 20;
 
 /** Marks an event Slack retried after its first delivery was taken: its question goes to the core as delivered again. */
 export function markRedelivered(context: Context): void {
@@ -104,24 +102,7 @@ export function slackReviver(rt: SlackRuntime): Reviver {
       const stored = slackRevival(revival);
       if (stored) await deleteMessages(rt.api, stored.event.channel, messageKeys.map(tsOfKey));
     },
-    strays: async (revival, known) => {
-      const stored = slackRevival(revival);
-      return stored ? strayAnswers(rt, stored, known) : [];
-    },
   };
-}
-
-/** Herald's newest messages where the answer went, after the question (its conversation's lock kept any other out). */
-async function strayAnswers(rt: SlackRuntime, { event, options }: SlackRevival, known: readonly string[]): Promise<string[]> {
-  const { channel, ts } = event;
-  const limit = STRAY_LOOKUP;
-  const page = options.threadTs
-    ? await rt.api.call('conversations.replies', undefined, (c) => c.conversations.replies({ channel, ts: options.threadTs!, oldest: ts, limit }))
-    : await rt.api.call('conversations.history', undefined, (c) => c.conversations.history({ channel, oldest: ts, limit }));
-  return (page.messages ?? [])
-    .filter((m) => m.ts !== undefined && m.ts > ts && m.user === rt.identity.botUserId)
-    .map((m) => messageKey(channel, m.ts!))
-    .filter((key) => !known.includes(key));
 }
 
 function slackRevival(value: unknown): SlackRevival | undefined {

@@ -76,7 +76,7 @@ export class OrphanedReplies {
     let question: Question | undefined;
     try {
       question = delivered ?? (await reviver.question(revival));
-      posted = [...posted, ...(await reviver.strays(revival, posted))];
+      posted = [...posted, ...((await reviver.strays?.(revival, posted)) ?? [])];
     } catch (error) {
       // Left for a later sweep, here or elsewhere: the platform may answer then.
       logger.warn({ err: error, question: questionKey }, 'rebuilding a question left unanswered failed');

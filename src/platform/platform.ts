@@ -44,9 +44,10 @@ export interface Reviver {
   interrupted(revival: unknown, messageKeys: readonly string[]): Promise<void>;
   /**
    * Herald's messages answering the question besides `known`: one an instance posted and died before it could record
-   * (the platform made it; the store never heard), which the new answer must replace too.
+   * (the platform made it; the store never heard), which the new answer must replace too. Absent where reading the
+   * channel back costs too much (Slack's history reads).
    */
-  strays(revival: unknown, known: readonly string[]): Promise<string[]>;
+  strays?(revival: unknown, known: readonly string[]): Promise<string[]>;
 }
 
 /** What an answer being written tells the core. */
