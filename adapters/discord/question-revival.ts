@@ -1,4 +1,4 @@
-import { Routes, type APIMessage, type Client } from 'discord.js';
+import { Routes, type APIChannel, type APIMessage, type Client } from 'discord.js';
 import type { Reviver } from '../../src/platform/platform.ts';
 import { AnswerMessages } from './answer-messages.ts';
 import type { MessageHandler } from './message-handler.ts';
@@ -22,6 +22,9 @@ export function discordReviver(client: Client, messages: MessageHandler): Revive
       const at = discordRevival(revival);
       if (!at) return undefined;
       if (!client.isReady()) throw new Error('not connected to Discord yet');
+      // A server on another process's shard is not cached here: its question would look gone. Left for that process.
+      const { guild_id: guildId } = (await client.rest.get(Routes.channel(at.channelId))) as APIChannel & { guild_id?: string };
+      if (guildId !== undefined && !client.guilds.cache.has(guildId)) throw new Error(`server ${guildId} is on a shard this process does not run`);
       return messages.questionAt(client, at.channelId, at.messageId);
     },
     interrupted: async (revival, messageKeys) => {
