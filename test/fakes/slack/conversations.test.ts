@@ -97,8 +97,8 @@ describe('fake Slack: events from conversations the app is not in', () => {
     try {
       const outside = fake.addChannel({ name: 'outside', is_member: false }).id;
       const mention = fake.events.appMention({ text: 'anyone?', channel: outside });
-      expect(() => fake.deliverEvent(mention)).toThrow(/not in #outside/);
-      expect(() => fake.socket.deliverEvent(fake.events.message({ text: 'hi', channel: outside }))).toThrow(/not in #outside/);
+      await expect(async () => fake.deliverEvent(mention)).rejects.toThrow(/not in #outside/);
+      await expect(async () => fake.socket.deliverEvent(fake.events.message({ text: 'hi', channel: outside }))).rejects.toThrow(/not in #outside/);
       fake.setRequestUrl('http://127.0.0.1:9/slack/events');
       const inside = await fake.deliverEvent(fake.events.appMention({ text: 'anyone?' }));
       expect(inside.eventId).toMatch(/^Ev/);
