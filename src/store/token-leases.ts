@@ -155,11 +155,16 @@ export class TokenLeases {
   #count(share: Share): number {
     const now = performance.now();
     let held = 0;
+    let lapsed = false;
     for (const slice of share.slices) {
-      if (slice.expiresAt <= now) share.expired += slice.count;
-      else held += slice.count;
+      if (slice.expiresAt > now) held += slice.count;
+      else {
+        share.expired += slice.count;
+        lapsed = true;
+      }
     }
-    share.slices = share.slices.filter((slice) => slice.expiresAt > now);
+    // Every Slack call and Discord request counts its share: a new list only when a slice lapsed.
+    if (lapsed) share.slices = share.slices.filter((slice) => slice.expiresAt > now);
     return held;
   }
 
